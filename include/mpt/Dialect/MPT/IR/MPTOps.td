@@ -1,0 +1,634 @@
+//===- MPTOps.td - mpt dialect operations ------------------*- tablegen -*-===//
+//
+// Every op of the mpt dialect. Ops are pure and work on ranked tensors; the
+// rules a user can break are checked by result-type inference (for ops whose
+// result type follows from their operands) or by a verifier.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_DIALECT_MPT_IR_MPTOPS_TD
+#define MPT_DIALECT_MPT_IR_MPTOPS_TD
+
+include "mpt/Dialect/MPT/IR/MPTBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+class MPT_Op<string mnemonic, list<Trait> traits = []>
+    : Op<MPT_Dialect, mnemonic, !listconcat(traits, [Pure])>;
+
+/// An accumulator type for contractions: when set on an op whose operands are
+/// of a narrower float type, products are summed in this type and the result
+/// is rounded once to the result element type.
+def MPT_AccTypeAttr : OptionalAttr<TypeAttrOf<MPT_Float>>;
+
+//===----------------------------------------------------------------------===//
+// Compute ops (Tensor Core candidates)
+//===----------------------------------------------------------------------===//
+
+def MPT_MatmulOp : MPT_Op<"matmul", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "Matrix product of two rank-2 tensors";
+  let description = [{
+    Computes `op(lhs) x op(rhs)` where `op` transposes its operand when
+    `transpose_a` (for `lhs`) or `transpose_b` (for `rhs`) is present. With
+    `lhs : MxK` and `rhs : KxN` the result is `MxN`.
+
+    `acc(T)` names the accumulator type: products are summed in `T` and the
+    result is rounded once to the result element type. The
+    auto-mixed-precision pass sets `acc(f32)` on every matmul it moves to half
+    precision.
+
+    Example:
+    ```mlir
+    %y = mpt.matmul %x, %w transpose_b acc(f32)
+        : (tensor<32x784xf16>, tensor<128x784xf16>) -> tensor<32x128xf16>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$lhs, MPT_FloatTensor:$rhs,
+                   UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                   MPT_AccTypeAttr:$acc_type);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
+    (`acc` `(` $acc_type^ `)`)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_BatchMatmulOp : MPT_Op<"batch_matmul", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "Batched matrix product";
+  let description = [{
+    Matrix products over leading batch dimensions: with `lhs : B...xMxK` and
+    `rhs : B...xKxN` the result is `B...xMxN`. Both operands have the same
+    rank (at least 3) and the same batch dimensions. `transpose_a`,
+    `transpose_b` and `acc(T)` mean what they mean for `mpt.matmul`.
+
+    Example (attention scores, `Q K^T`):
+    ```mlir
+    %s = mpt.batch_matmul %q, %k transpose_b
+        : (tensor<8x64x32xf32>, tensor<8x64x32xf32>) -> tensor<8x64x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$lhs, MPT_FloatTensor:$rhs,
+                   UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                   MPT_AccTypeAttr:$acc_type);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)?
+    (`acc` `(` $acc_type^ `)`)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_Conv2DOp : MPT_Op<"conv2d", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "filter", "result"]>]> {
+  let summary = "2-D convolution (NCHW/FCHW or NHWC/HWCF)";
+  let description = [{
+    A 2-D cross-correlation. With `layout<nchw>` (the default) the input is
+    `N x C x H x W` and the filter `F x C/groups x KH x KW`; with
+    `layout<nhwc>` the input is `N x H x W x C` and the filter
+    `KH x KW x C/groups x F`. `stride` and `dilation` have one value per
+    spatial dimension, `pad` four: `[top, bottom, left, right]` (zeros).
+    `groups` divides both the input channels and the filters (`F`).
+    The output spatial size is
+    `(in + pad_low + pad_high - dilation * (k - 1) - 1) / stride + 1`.
+    `acc(T)` is the accumulator type, as for `mpt.matmul`.
+
+    Example:
+    ```mlir
+    %y = mpt.conv2d %x, %w stride [2, 2] pad [1, 1, 1, 1]
+        : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x16x16xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$filter,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+      DefaultValuedAttr<I64Attr, "1">:$groups,
+      DefaultValuedAttr<MPT_LayoutAttr, "::mpt::Layout::nchw">:$layout,
+      MPT_AccTypeAttr:$acc_type);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`layout` `` $layout^)? (`stride` $strides^)?
+    (`pad` $padding^)? (`dilation` $dilation^)? (`groups` $groups^)?
+    (`acc` `(` $acc_type^ `)`)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_EmbeddingOp : MPT_Op<"embedding", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["table", "result"]>]> {
+  let summary = "Embedding lookup: rows of a table selected by indices";
+  let description = [{
+    Gathers rows of `table : V x D` at the integer `indices`; the result has
+    the shape of `indices` followed by `D`. Indices outside `[0, V)` give an
+    unspecified row (they are not checked at run time).
+
+    Example:
+    ```mlir
+    %e = mpt.embedding %table, %ids
+        : (tensor<1000x64xf32>, tensor<8x16xi64>) -> tensor<8x16x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$table, MPT_IntegerTensor:$indices);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$table `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+class MPT_BinaryOp<string mnemonic, string formula>
+    : MPT_Op<mnemonic, [InferTypeOpAdaptor,
+                        AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "Elementwise `" # formula # "` with numpy broadcasting";
+  let description = [{
+    Computes `}] # formula # [{` elementwise. The operands have the same
+    element type; their shapes broadcast as in numpy (aligned on the trailing
+    dimension, a dimension of size 1 stretches), and the result has the
+    broadcast shape.
+
+    Example:
+    ```mlir
+    %z = mpt.}] # mnemonic # [{ %x, %b
+        : (tensor<32x128xf32>, tensor<128xf32>) -> tensor<32x128xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$lhs, MPT_FloatTensor:$rhs);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def MPT_AddOp : MPT_BinaryOp<"add", "lhs + rhs">;
+def MPT_SubOp : MPT_BinaryOp<"sub", "lhs - rhs">;
+def MPT_MulOp : MPT_BinaryOp<"mul", "lhs * rhs">;
+def MPT_DivOp : MPT_BinaryOp<"div", "lhs / rhs">;
+def MPT_MaxOp : MPT_BinaryOp<"max", "max(lhs, rhs)">;
+def MPT_MinOp : MPT_BinaryOp<"min", "min(lhs, rhs)">;
+def MPT_PowOp : MPT_BinaryOp<"pow", "lhs ^ rhs">;
+
+class MPT_UnaryOp<string mnemonic, string formula, list<Trait> traits = []>
+    : MPT_Op<mnemonic, !listconcat(traits, [SameOperandsAndResultType,
+                                            Elementwise])> {
+  let summary = "Elementwise `" # formula # "`";
+  let description = [{
+    Computes `}] # formula # [{` for every element; the result has the
+    operand's type.
+
+    Example:
+    ```mlir
+    %y = mpt.}] # mnemonic # [{ %x : tensor<32x128xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def MPT_NegOp : MPT_UnaryOp<"neg", "-x">;
+def MPT_AbsOp : MPT_UnaryOp<"abs", "|x|">;
+def MPT_ExpOp : MPT_UnaryOp<"exp", "e^x">;
+def MPT_LogOp : MPT_UnaryOp<"log", "ln(x)">;
+def MPT_SqrtOp : MPT_UnaryOp<"sqrt", "sqrt(x)">;
+def MPT_RsqrtOp : MPT_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def MPT_ReciprocalOp : MPT_UnaryOp<"reciprocal", "1 / x">;
+def MPT_TanhOp : MPT_UnaryOp<"tanh", "tanh(x)">;
+def MPT_SigmoidOp : MPT_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
+def MPT_ReluOp : MPT_UnaryOp<"relu", "max(x, 0)">;
+
+def MPT_GeluOp : MPT_Op<"gelu", [SameOperandsAndResultType, Elementwise]> {
+  let summary = "Elementwise Gaussian error linear unit";
+  let description = [{
+    Computes `x * Phi(x)` with `Phi` the standard normal CDF:
+    `0.5 * x * (1 + erf(x / sqrt(2)))`, or with `approximate<tanh>`
+    `0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`.
+
+    Example:
+    ```mlir
+    %y = mpt.gelu %x approximate<tanh> : tensor<32x512xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input,
+      DefaultValuedAttr<MPT_GeluApproximationAttr,
+                        "::mpt::GeluApproximation::none">:$approximate);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input (`approximate` `` $approximate^)? attr-dict `:` type($input)";
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and reductions
+//===----------------------------------------------------------------------===//
+
+class MPT_SoftmaxLikeOp<string mnemonic, string formula>
+    : MPT_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = "`" # formula # "` along one axis";
+  let description = [{
+    Computes `}] # formula # [{` along `axis` (default -1, the last
+    dimension; negative axes count from the end), numerically stabilized by
+    subtracting the maximum along the axis.
+
+    Example:
+    ```mlir
+    %p = mpt.}] # mnemonic # [{ %logits axis = 1 : tensor<32x10xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$input (`axis` `=` $axis^)? attr-dict `:` type($input)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The axis in [0, rank).
+    int64_t getNormalizedAxis();
+  }];
+}
+
+def MPT_SoftmaxOp : MPT_SoftmaxLikeOp<"softmax", "exp(x_i) / sum_j exp(x_j)">;
+def MPT_LogSoftmaxOp : MPT_SoftmaxLikeOp<"log_softmax",
+                                         "x_i - log(sum_j exp(x_j))">;
+
+def MPT_LayerNormOp : MPT_Op<"layer_norm", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "scale", "bias", "result"]>]> {
+  let summary = "Layer normalization over the trailing dimensions";
+  let description = [{
+    Normalizes `input` over the dimensions `[axis, rank)` (default: the last
+    one) to zero mean and unit variance (biased variance, `epsilon` added
+    before the square root), then applies the elementwise affine transform
+    `scale * y + bias`. `scale` and `bias` have the shape of the normalized
+    dimensions.
+
+    Example:
+    ```mlir
+    %y = mpt.layer_norm %x, %gamma, %beta epsilon = 1.0e-5
+        : (tensor<8x64x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<8x64x256xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$scale,
+                   MPT_FloatTensor:$bias,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias (`axis` `=` $axis^)? (`epsilon` `=` $epsilon^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// The first normalized dimension, in [0, rank).
+    int64_t getNormalizedAxis();
+  }];
+}
+
+def MPT_BatchNormOp : MPT_Op<"batch_norm", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "scale", "bias", "result"]>]> {
+  let summary = "Batch normalization with batch statistics (training mode)";
+  let description = [{
+    Normalizes every channel (dimension `axis`, default 1 as in NCHW) over all
+    other dimensions with the statistics of the batch (biased variance,
+    `epsilon` added before the square root), then applies `scale * y + bias`
+    per channel. `scale` and `bias` are 1-D with one entry per channel.
+    Running statistics for inference are not tracked by this op.
+
+    Example:
+    ```mlir
+    %y = mpt.batch_norm %x, %gamma, %beta
+        : (tensor<8x16x32x32xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16x32x32xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$scale,
+                   MPT_FloatTensor:$bias,
+                   DefaultValuedAttr<I64Attr, "1">:$axis,
+                   DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $scale `,` $bias (`axis` `=` $axis^)? (`epsilon` `=` $epsilon^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// The channel axis, in [0, rank).
+    int64_t getNormalizedAxis();
+  }];
+}
+
+class MPT_ReduceOp<string mnemonic, string what>
+    : MPT_Op<mnemonic, [InferTypeOpAdaptor,
+                        AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "The " # what # " over a set of axes";
+  let description = [{
+    Reduces `input` to the }] # what # [{ of its elements along `axes`
+    (distinct, negative values count from the end). The reduced dimensions are
+    removed, or kept with size 1 when `keep_dims` is present.
+
+    Example:
+    ```mlir
+    %s = mpt.}] # mnemonic # [{ %x axes = [1] keep_dims
+        : tensor<32x128xf32> -> tensor<32x1xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$axes,
+                   UnitAttr:$keep_dims);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// The reduced axes in [0, rank), sorted.
+    ::llvm::SmallVector<int64_t> getNormalizedAxes();
+  }];
+}
+
+def MPT_ReduceSumOp : MPT_ReduceOp<"reduce_sum", "sum">;
+def MPT_ReduceMeanOp : MPT_ReduceOp<"reduce_mean", "mean">;
+def MPT_ReduceMaxOp : MPT_ReduceOp<"reduce_max", "maximum">;
+
+class MPT_Pool2DOp<string mnemonic, string what, string note = "">
+    : MPT_Op<mnemonic, [InferTypeOpAdaptor,
+                        AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "2-D " # what # " pooling";
+  let description = [{
+    Slides a `kernel` window over the two spatial dimensions of a rank-4 input
+    (`layout<nchw>` by default, or `layout<nhwc>`) with `stride` (default 1)
+    and `pad` (`[top, bottom, left, right]`, default 0) and takes the }]
+    # what # [{ of each window. }] # note # [{
+
+    Example:
+    ```mlir
+    %y = mpt.}] # mnemonic # [{ %x kernel [2, 2] stride [2, 2]
+        : tensor<8x16x32x32xf32> -> tensor<8x16x16x16xf32>
+    ```
+  }];
+  let results = (outs MPT_FloatTensor:$result);
+}
+
+def MPT_MaxPool2DOp : MPT_Pool2DOp<"max_pool2d", "maximum"> {
+  let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<MPT_LayoutAttr, "::mpt::Layout::nchw">:$layout);
+  let assemblyFormat = [{
+    $input (`layout` `` $layout^)? `kernel` $kernel (`stride` $strides^)?
+    (`pad` $padding^)? attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+def MPT_AvgPool2DOp : MPT_Pool2DOp<"avg_pool2d", "average",
+    "Padded elements are excluded from each average unless "
+    "`count_include_pad` is present."> {
+  let arguments = (ins MPT_FloatTensor:$input, DenseI64ArrayAttr:$kernel,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<MPT_LayoutAttr, "::mpt::Layout::nchw">:$layout,
+      UnitAttr:$count_include_pad);
+  let assemblyFormat = [{
+    $input (`layout` `` $layout^)? `kernel` $kernel (`stride` $strides^)?
+    (`pad` $padding^)? (`count_include_pad` $count_include_pad^)? attr-dict
+    `:` type($input) `->` type($result)
+  }];
+}
+
+def MPT_GlobalAvgPoolOp : MPT_Op<"global_avg_pool", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Average over the spatial dimensions of an image batch";
+  let description = [{
+    Averages a rank-4 input over its two spatial dimensions and returns
+    `N x C` (for either layout).
+
+    Example:
+    ```mlir
+    %y = mpt.global_avg_pool %x : tensor<8x64x7x7xf32> -> tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input,
+      DefaultValuedAttr<MPT_LayoutAttr, "::mpt::Layout::nchw">:$layout);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`layout` `` $layout^)? attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def MPT_ReshapeOp : MPT_Op<"reshape", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Reinterpret a tensor with another shape";
+  let description = [{
+    Returns the elements of `input`, in row-major order, with the shape of the
+    result type. Both have the same number of elements.
+
+    Example:
+    ```mlir
+    %y = mpt.reshape %x : tensor<8x16x7x7xf32> to tensor<8x784xf32>
+    ```
+  }];
+  let arguments = (ins MPT_Tensor:$input);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def MPT_TransposeOp : MPT_Op<"transpose", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Permute the dimensions of a tensor";
+  let description = [{
+    Result dimension `i` is input dimension `perm[i]`; `perm` is a
+    permutation of `[0, rank)`.
+
+    Example:
+    ```mlir
+    %y = mpt.transpose %x perm = [0, 2, 1, 3]
+        : tensor<8x64x4x32xf32> -> tensor<8x4x64x32xf32>
+    ```
+  }];
+  let arguments = (ins MPT_Tensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = [{
+    $input `perm` `=` $perm attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def MPT_BroadcastOp : MPT_Op<"broadcast", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Broadcast a tensor to a larger shape (numpy rules)";
+  let description = [{
+    Stretches `input` to the result shape following numpy's rules: shapes are
+    aligned on the trailing dimension, and each input dimension equals the
+    result dimension or is 1.
+
+    Example:
+    ```mlir
+    %y = mpt.broadcast %b : tensor<128xf32> to tensor<32x128xf32>
+    ```
+  }];
+  let arguments = (ins MPT_Tensor:$input);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def MPT_ConcatOp : MPT_Op<"concat", [InferTypeOpAdaptor]> {
+  let summary = "Concatenate tensors along one axis";
+  let description = [{
+    Joins the operands, which have the same element type, rank and sizes
+    except along `axis`, in order along `axis`.
+
+    Example:
+    ```mlir
+    %y = mpt.concat %a, %b axis = 1
+        : (tensor<8x16xf32>, tensor<8x32xf32>) -> tensor<8x48xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<MPT_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasFolder = 1;
+}
+
+def MPT_SliceOp : MPT_Op<"slice", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Extract a strided box of a tensor";
+  let description = [{
+    Result element `i` is input element `offsets + i * strides` (per
+    dimension); the result has shape `sizes`. `strides` defaults to 1. The box
+    lies inside the input.
+
+    Example:
+    ```mlir
+    %y = mpt.slice %x offsets = [0, 0] sizes = [32, 1000]
+        : tensor<32x1008xf32> -> tensor<32x1000xf32>
+    ```
+  }];
+  let arguments = (ins MPT_Tensor:$input, DenseI64ArrayAttr:$offsets,
+                   DenseI64ArrayAttr:$sizes,
+                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = [{
+    $input `offsets` `=` $offsets `sizes` `=` $sizes
+    (`strides` `=` $strides^)? attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The strides, 1 per dimension when the attribute is absent.
+    ::llvm::SmallVector<int64_t> getStridesOrOnes();
+  }];
+}
+
+def MPT_PadOp : MPT_Op<"pad", [InferTypeOpAdaptor,
+    AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "Pad a tensor with a constant";
+  let description = [{
+    Adds `low[i]` elements before and `high[i]` elements after dimension `i`
+    (both non-negative), filled with `value` (default 0; may be an infinity).
+
+    Example:
+    ```mlir
+    %y = mpt.pad %x low = [0, 0] high = [0, 8]
+        : tensor<32x1000xf32> -> tensor<32x1008xf32>
+    ```
+  }];
+  let arguments = (ins MPT_Tensor:$input, DenseI64ArrayAttr:$low,
+                   DenseI64ArrayAttr:$high,
+                   DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = [{
+    $input `low` `=` $low `high` `=` $high (`value` `=` $value^)? attr-dict
+    `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def MPT_ConstantOp : MPT_Op<"constant", [ConstantLike,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant tensor";
+  let description = [{
+    Produces the tensor `value` (a dense or splat elements attribute).
+
+    Example:
+    ```mlir
+    %c = mpt.constant dense<0.5> : tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def MPT_CastOp : MPT_Op<"cast", [Elementwise]> {
+  let summary = "Convert the element type of a tensor";
+  let description = [{
+    Converts every element to the result element type, with the shape
+    unchanged. Between float types the value is rounded to nearest, ties to
+    even; values beyond the target's range become infinities (or NaN for
+    f8E4M3FN, which has none). Float to integer truncates toward zero; integer
+    to float rounds to nearest.
+
+    A cast to the operand's own type folds away, and so does the inner cast of
+    a chain whose intermediate type holds every value of the source exactly
+    (`f16 -> f32 -> bf16` is `f16 -> bf16`); a round trip through a narrower
+    type (`f32 -> f16 -> f32`) changes values and is kept.
+
+    Example:
+    ```mlir
+    %h = mpt.cast %x : tensor<32x784xf32> to tensor<32x784xf16>
+    ```
+  }];
+  let arguments = (ins MPT_Tensor:$input);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+def MPT_SoftmaxCrossEntropyOp : MPT_Op<"softmax_cross_entropy", [InferTypeOpAdaptor]> {
+  let summary = "Mean softmax cross-entropy against integer class labels";
+  let description = [{
+    With `logits : B... x C` and integer `labels : B...` in `[0, C)`, returns
+    the mean over `B...` of `-log_softmax(logits)[label]` as a rank-0 tensor
+    of the logits' element type.
+
+    Example:
+    ```mlir
+    %loss = mpt.softmax_cross_entropy %logits, %labels
+        : (tensor<32x10xf32>, tensor<32xi64>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$logits, MPT_IntegerTensor:$labels);
+  let results = (outs MPT_ScalarFloatTensor:$result);
+  let assemblyFormat = "$logits `,` $labels attr-dict `:` functional-type(operands, results)";
+}
+
+class MPT_RegressionLossOp<string mnemonic, string formula>
+    : MPT_Op<mnemonic, [InferTypeOpAdaptor,
+                        AllElementTypesMatch<["input", "target", "result"]>]> {
+  let summary = "Mean of `" # formula # "` over all elements";
+  let description = [{
+    Returns the mean over all elements of `}] # formula # [{` as a rank-0
+    tensor; `input` and `target` have the same shape.
+
+    Example:
+    ```mlir
+    %loss = mpt.}] # mnemonic # [{ %pred, %target
+        : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$target);
+  let results = (outs MPT_ScalarFloatTensor:$result);
+  let assemblyFormat = "$input `,` $target attr-dict `:` functional-type(operands, results)";
+}
+
+def MPT_MseLossOp : MPT_RegressionLossOp<"mse_loss", "(input - target)^2">;
+def MPT_L1LossOp : MPT_RegressionLossOp<"l1_loss", "|input - target|">;
+
+#endif // MPT_DIALECT_MPT_IR_MPTOPS_TD

@@ -1,0 +1,979 @@
+//===- MPTOps.cpp - mpt dialect operations --------------------------------===//
+//
+// Result-type inference (which also checks the shape rules of each op),
+// verifiers and folders.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mpt;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static bool isDynamic(int64_t d) { return ShapedType::isDynamic(d); }
+
+/// Two dimensions agree unless both are static and different.
+static bool dimsAgree(int64_t a, int64_t b) {
+  return isDynamic(a) || isDynamic(b) || a == b;
+}
+
+/// Emits `'<op>' op <message>` at `loc` when a location is given; used by
+/// result-type inference, which also runs when an op is verified.
+template <typename OpTy>
+static InFlightDiagnostic inferError(std::optional<Location> loc) {
+  if (!loc)
+    return InFlightDiagnostic();
+  InFlightDiagnostic diag = emitError(*loc);
+  diag << "'" << OpTy::getOperationName() << "' op ";
+  return diag;
+}
+
+/// Prints a shape as `4x?x8` for diagnostics.
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (shape.empty())
+    return "scalar";
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (isDynamic(d))
+          os << "?";
+        else
+          os << d;
+      },
+      "x");
+  return s;
+}
+
+/// Normalizes `axis` (negative counts from the end) into [0, rank), or
+/// returns failure.
+static FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return failure();
+  return axis < 0 ? axis + rank : axis;
+}
+
+FailureOr<SmallVector<int64_t>> mpt::broadcastShapes(ArrayRef<int64_t> lhs,
+                                                     ArrayRef<int64_t> rhs) {
+  size_t rank = std::max(lhs.size(), rhs.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t a = i < lhs.size() ? lhs[lhs.size() - 1 - i] : 1;
+    int64_t b = i < rhs.size() ? rhs[rhs.size() - 1 - i] : 1;
+    int64_t r;
+    if (a == 1)
+      r = b;
+    else if (b == 1)
+      r = a;
+    else if (isDynamic(a))
+      r = b;
+    else if (isDynamic(b) || a == b)
+      r = a;
+    else
+      return failure();
+    result[rank - 1 - i] = r;
+  }
+  return result;
+}
+
+bool mpt::isLosslessFloatCast(Type from, Type to) {
+  auto f = dyn_cast<FloatType>(from);
+  auto t = dyn_cast<FloatType>(to);
+  if (!f || !t)
+    return false;
+  if (f == t)
+    return true;
+  return llvm::APFloatBase::isRepresentableBy(f.getFloatSemantics(),
+                                              t.getFloatSemantics());
+}
+
+/// Checks an accumulator type against the operand element type.
+static LogicalResult verifyAccType(Operation *op, std::optional<Type> acc,
+                                   Type elementType) {
+  if (!acc)
+    return success();
+  auto accFloat = cast<FloatType>(*acc);
+  auto elemFloat = cast<FloatType>(elementType);
+  if (!isLosslessFloatCast(elemFloat, accFloat))
+    return op->emitOpError("accumulator type ")
+           << *acc << " cannot hold every value of the operand type "
+           << elementType << "; use a type at least as wide, such as f32";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp / BatchMatmulOp
+//===----------------------------------------------------------------------===//
+
+/// Infers `[batch..., M, N]` from `[batch..., M, K] x [batch..., K, N]`
+/// (with optional transposes of the last two dimensions).
+template <typename OpTy>
+static LogicalResult inferContraction(std::optional<Location> loc,
+                                      typename OpTy::Adaptor adaptor,
+                                      int64_t minRank, int64_t maxRank,
+                                      SmallVectorImpl<Type> &inferred) {
+  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhs = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
+  if (!lhs || !rhs)
+    return failure();
+  int64_t rank = lhs.getRank();
+  if (rank != rhs.getRank() || rank < minRank || rank > maxRank) {
+    auto diag = inferError<OpTy>(loc);
+    if (minRank == maxRank)
+      diag << "expects rank-" << minRank << " operands";
+    else
+      diag << "expects operands of equal rank, at least " << minRank;
+    return diag << ", got lhs of rank " << lhs.getRank() << " and rhs of rank "
+                << rhs.getRank();
+  }
+  ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape();
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i + 2 < rank; ++i) {
+    if (!dimsAgree(a[i], b[i]))
+      return inferError<OpTy>(loc)
+             << "batch dimension " << i << " differs: lhs has " << a[i]
+             << ", rhs has " << b[i];
+    shape.push_back(isDynamic(a[i]) ? b[i] : a[i]);
+  }
+  bool ta = adaptor.getTransposeA(), tb = adaptor.getTransposeB();
+  int64_t m = ta ? a[rank - 1] : a[rank - 2];
+  int64_t ka = ta ? a[rank - 2] : a[rank - 1];
+  int64_t kb = tb ? b[rank - 1] : b[rank - 2];
+  int64_t n = tb ? b[rank - 2] : b[rank - 1];
+  if (!dimsAgree(ka, kb))
+    return inferError<OpTy>(loc)
+           << "contracting dimensions differ: lhs " << formatShape(a)
+           << (ta ? " (transposed)" : "") << " has K = " << ka << ", rhs "
+           << formatShape(b) << (tb ? " (transposed)" : "")
+           << " has K = " << kb;
+  shape.push_back(m);
+  shape.push_back(n);
+  inferred.push_back(RankedTensorType::get(shape, lhs.getElementType()));
+  return success();
+}
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return inferContraction<MatmulOp>(loc, adaptor, 2, 2, inferred);
+}
+
+LogicalResult MatmulOp::verify() {
+  return verifyAccType(*this, getAccType(),
+                       getLhs().getType().getElementType());
+}
+
+LogicalResult BatchMatmulOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  return inferContraction<BatchMatmulOp>(
+      loc, adaptor, 3, std::numeric_limits<int64_t>::max(), inferred);
+}
+
+LogicalResult BatchMatmulOp::verify() {
+  return verifyAccType(*this, getAccType(),
+                       getLhs().getType().getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// Windows (convolution and pooling)
+//===----------------------------------------------------------------------===//
+
+/// Checks the stride/padding/dilation arrays of a 2-D window op.
+template <typename OpTy>
+static LogicalResult
+checkWindowAttrs(std::optional<Location> loc, ArrayRef<int64_t> strides,
+                 ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation) {
+  if (strides.size() != 2 ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }))
+    return inferError<OpTy>(loc)
+           << "expects 2 strides of at least 1 (one per spatial dimension)";
+  if (padding.size() != 4 ||
+      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return inferError<OpTy>(loc) << "expects 4 non-negative paddings "
+                                    "[top, bottom, left, right]";
+  if (dilation.size() != 2 ||
+      llvm::any_of(dilation, [](int64_t d) { return d < 1; }))
+    return inferError<OpTy>(loc)
+           << "expects 2 dilations of at least 1 (one per spatial dimension)";
+  return success();
+}
+
+/// The output size of one spatial dimension of a window op, or failure when
+/// the (dilated) window does not fit in the padded input.
+static FailureOr<int64_t> windowOutputSize(int64_t in, int64_t k,
+                                           int64_t stride, int64_t padLow,
+                                           int64_t padHigh, int64_t dilation) {
+  if (isDynamic(in) || isDynamic(k))
+    return ShapedType::kDynamic;
+  int64_t span = dilation * (k - 1) + 1;
+  int64_t padded = in + padLow + padHigh;
+  if (span > padded)
+    return failure();
+  return (padded - span) / stride + 1;
+}
+
+/// Spatial (H, W) and channel dimension indices of a rank-4 image.
+struct ImageDims {
+  int64_t c, h, w;
+};
+static ImageDims imageDims(Layout layout) {
+  return layout == Layout::nchw ? ImageDims{1, 2, 3} : ImageDims{3, 1, 2};
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto filter = dyn_cast<RankedTensorType>(adaptor.getFilter().getType());
+  if (!input || !filter)
+    return failure();
+  bool nchw = adaptor.getLayout() == Layout::nchw;
+  if (input.getRank() != 4 || filter.getRank() != 4)
+    return inferError<Conv2DOp>(loc)
+           << "expects a rank-4 input (" << (nchw ? "NCHW" : "NHWC")
+           << ") and a rank-4 filter (" << (nchw ? "FCHW" : "HWCF")
+           << "), got ranks " << input.getRank() << " and " << filter.getRank();
+  ArrayRef<int64_t> strides = adaptor.getStrides();
+  ArrayRef<int64_t> padding = adaptor.getPadding();
+  ArrayRef<int64_t> dilation = adaptor.getDilation();
+  if (failed(checkWindowAttrs<Conv2DOp>(loc, strides, padding, dilation)))
+    return failure();
+  int64_t groups = adaptor.getGroups();
+  if (groups < 1)
+    return inferError<Conv2DOp>(loc) << "expects groups >= 1, got " << groups;
+
+  ImageDims dims = imageDims(adaptor.getLayout());
+  ArrayRef<int64_t> in = input.getShape(), f = filter.getShape();
+  int64_t channels = in[dims.c];
+  int64_t filters = nchw ? f[0] : f[3];
+  int64_t filterChannels = nchw ? f[1] : f[2];
+  int64_t kh = nchw ? f[2] : f[0], kw = nchw ? f[3] : f[1];
+  if (!isDynamic(channels) && channels % groups != 0)
+    return inferError<Conv2DOp>(loc)
+           << "input channels (" << channels
+           << ") are not divisible by groups (" << groups << ")";
+  if (!isDynamic(filters) && filters % groups != 0)
+    return inferError<Conv2DOp>(loc)
+           << "filter count (" << filters << ") is not divisible by groups ("
+           << groups << ")";
+  if (!isDynamic(channels) && !dimsAgree(filterChannels, channels / groups))
+    return inferError<Conv2DOp>(loc)
+           << "filter has " << filterChannels
+           << " input channels, expected input channels / groups = "
+           << channels / groups;
+  FailureOr<int64_t> oh = windowOutputSize(in[dims.h], kh, strides[0],
+                                           padding[0], padding[1], dilation[0]);
+  FailureOr<int64_t> ow = windowOutputSize(in[dims.w], kw, strides[1],
+                                           padding[2], padding[3], dilation[1]);
+  if (failed(oh) || failed(ow))
+    return inferError<Conv2DOp>(loc)
+           << "the dilated " << kh << "x" << kw
+           << " filter is larger than the padded input";
+  SmallVector<int64_t> shape =
+      nchw ? SmallVector<int64_t>{in[0], filters, *oh, *ow}
+           : SmallVector<int64_t>{in[0], *oh, *ow, filters};
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult Conv2DOp::verify() {
+  return verifyAccType(*this, getAccType(),
+                       getInput().getType().getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// EmbeddingOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto table = dyn_cast<RankedTensorType>(adaptor.getTable().getType());
+  auto indices = dyn_cast<RankedTensorType>(adaptor.getIndices().getType());
+  if (!table || !indices)
+    return failure();
+  if (table.getRank() != 2)
+    return inferError<EmbeddingOp>(loc)
+           << "expects a rank-2 table (rows x features), got rank "
+           << table.getRank();
+  SmallVector<int64_t> shape(indices.getShape());
+  shape.push_back(table.getDimSize(1));
+  inferred.push_back(RankedTensorType::get(shape, table.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static LogicalResult inferBroadcast(std::optional<Location> loc,
+                                    typename OpTy::Adaptor adaptor,
+                                    SmallVectorImpl<Type> &inferred) {
+  auto lhs = dyn_cast<RankedTensorType>(adaptor.getLhs().getType());
+  auto rhs = dyn_cast<RankedTensorType>(adaptor.getRhs().getType());
+  if (!lhs || !rhs)
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      broadcastShapes(lhs.getShape(), rhs.getShape());
+  if (failed(shape))
+    return inferError<OpTy>(loc)
+           << "operand shapes " << formatShape(lhs.getShape()) << " and "
+           << formatShape(rhs.getShape())
+           << " do not broadcast: trailing-aligned dimensions must be equal "
+              "or 1";
+  inferred.push_back(RankedTensorType::get(*shape, lhs.getElementType()));
+  return success();
+}
+
+#define MPT_DEFINE_BINARY_INFER(OP)                                            \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &inferred) {                                       \
+    return inferBroadcast<OP>(loc, adaptor, inferred);                         \
+  }
+MPT_DEFINE_BINARY_INFER(AddOp)
+MPT_DEFINE_BINARY_INFER(SubOp)
+MPT_DEFINE_BINARY_INFER(MulOp)
+MPT_DEFINE_BINARY_INFER(DivOp)
+MPT_DEFINE_BINARY_INFER(MaxOp)
+MPT_DEFINE_BINARY_INFER(MinOp)
+MPT_DEFINE_BINARY_INFER(PowOp)
+#undef MPT_DEFINE_BINARY_INFER
+
+//===----------------------------------------------------------------------===//
+// Softmax / LogSoftmax
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static LogicalResult verifyAxis(OpTy op, int64_t axis, int64_t rank) {
+  if (failed(normalizeAxis(axis, rank)))
+    return op.emitOpError("axis ")
+           << axis << " is out of range for a rank-" << rank
+           << " input; expected a value in [" << -rank << ", " << rank << ")";
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  return verifyAxis(*this, getAxis(), getInput().getType().getRank());
+}
+int64_t SoftmaxOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getInput().getType().getRank());
+}
+LogicalResult LogSoftmaxOp::verify() {
+  return verifyAxis(*this, getAxis(), getInput().getType().getRank());
+}
+int64_t LogSoftmaxOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getInput().getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// LayerNormOp / BatchNormOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto scale = dyn_cast<RankedTensorType>(adaptor.getScale().getType());
+  auto bias = dyn_cast<RankedTensorType>(adaptor.getBias().getType());
+  if (!input || !scale || !bias)
+    return failure();
+  int64_t rank = input.getRank();
+  FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), rank);
+  if (rank == 0 || failed(axis))
+    return inferError<LayerNormOp>(loc)
+           << "axis " << adaptor.getAxis() << " is out of range for a rank-"
+           << rank << " input";
+  if (adaptor.getEpsilon().convertToDouble() < 0)
+    return inferError<LayerNormOp>(loc) << "expects epsilon >= 0";
+  ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
+  for (auto [name, type] :
+       {std::make_pair("scale", scale), std::make_pair("bias", bias)}) {
+    if (type.getRank() != static_cast<int64_t>(normalized.size()) ||
+        !llvm::all_of(llvm::zip(type.getShape(), normalized), [](auto p) {
+          return dimsAgree(std::get<0>(p), std::get<1>(p));
+        }))
+      return inferError<LayerNormOp>(loc)
+             << name << " has shape " << formatShape(type.getShape())
+             << ", expected the normalized shape " << formatShape(normalized);
+  }
+  inferred.push_back(input);
+  return success();
+}
+
+int64_t LayerNormOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getInput().getType().getRank());
+}
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto scale = dyn_cast<RankedTensorType>(adaptor.getScale().getType());
+  auto bias = dyn_cast<RankedTensorType>(adaptor.getBias().getType());
+  if (!input || !scale || !bias)
+    return failure();
+  int64_t rank = input.getRank();
+  if (rank < 2)
+    return inferError<BatchNormOp>(loc)
+           << "expects an input of rank at least 2 (batch and channels), "
+              "got rank "
+           << rank;
+  FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), rank);
+  if (failed(axis))
+    return inferError<BatchNormOp>(loc)
+           << "channel axis " << adaptor.getAxis()
+           << " is out of range for a rank-" << rank << " input";
+  if (adaptor.getEpsilon().convertToDouble() < 0)
+    return inferError<BatchNormOp>(loc) << "expects epsilon >= 0";
+  int64_t channels = input.getDimSize(*axis);
+  for (auto [name, type] :
+       {std::make_pair("scale", scale), std::make_pair("bias", bias)}) {
+    if (type.getRank() != 1 || !dimsAgree(type.getDimSize(0), channels))
+      return inferError<BatchNormOp>(loc)
+             << name << " has shape " << formatShape(type.getShape())
+             << ", expected one value per channel (" << channels << ")";
+  }
+  inferred.push_back(input);
+  return success();
+}
+
+int64_t BatchNormOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getInput().getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// Normalizes and sorts `axes`; failure when one is out of range or repeated.
+static FailureOr<SmallVector<int64_t>> normalizeAxes(ArrayRef<int64_t> axes,
+                                                     int64_t rank) {
+  SmallVector<int64_t> result;
+  for (int64_t a : axes) {
+    FailureOr<int64_t> n = normalizeAxis(a, rank);
+    if (failed(n) || llvm::is_contained(result, *n))
+      return failure();
+    result.push_back(*n);
+  }
+  llvm::sort(result);
+  return result;
+}
+
+template <typename OpTy>
+static LogicalResult inferReduction(std::optional<Location> loc,
+                                    typename OpTy::Adaptor adaptor,
+                                    SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return failure();
+  int64_t rank = input.getRank();
+  FailureOr<SmallVector<int64_t>> axes = normalizeAxes(adaptor.getAxes(), rank);
+  if (failed(axes))
+    return inferError<OpTy>(loc)
+           << "axes must be distinct and in [" << -rank << ", " << rank
+           << ") for a rank-" << rank << " input";
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!llvm::is_contained(*axes, i))
+      shape.push_back(input.getDimSize(i));
+    else if (adaptor.getKeepDims())
+      shape.push_back(1);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+#define MPT_DEFINE_REDUCTION(OP)                                               \
+  LogicalResult OP::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &inferred) {                                       \
+    return inferReduction<OP>(loc, adaptor, inferred);                         \
+  }                                                                            \
+  SmallVector<int64_t> OP::getNormalizedAxes() {                               \
+    return *normalizeAxes(getAxes(), getInput().getType().getRank());          \
+  }
+MPT_DEFINE_REDUCTION(ReduceSumOp)
+MPT_DEFINE_REDUCTION(ReduceMeanOp)
+MPT_DEFINE_REDUCTION(ReduceMaxOp)
+#undef MPT_DEFINE_REDUCTION
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy>
+static LogicalResult inferPool(std::optional<Location> loc,
+                               typename OpTy::Adaptor adaptor,
+                               SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return failure();
+  if (input.getRank() != 4)
+    return inferError<OpTy>(loc)
+           << "expects a rank-4 input, got rank " << input.getRank();
+  ArrayRef<int64_t> kernel = adaptor.getKernel();
+  if (kernel.size() != 2 ||
+      llvm::any_of(kernel, [](int64_t k) { return k < 1; }))
+    return inferError<OpTy>(loc) << "expects a kernel of 2 sizes of at least 1";
+  ArrayRef<int64_t> strides = adaptor.getStrides();
+  ArrayRef<int64_t> padding = adaptor.getPadding();
+  int64_t ones[] = {1, 1};
+  if (failed(checkWindowAttrs<OpTy>(loc, strides, padding, ones)))
+    return failure();
+  if (padding[0] >= kernel[0] || padding[1] >= kernel[0] ||
+      padding[2] >= kernel[1] || padding[3] >= kernel[1])
+    return inferError<OpTy>(loc)
+           << "padding must be smaller than the kernel, or a window could "
+              "hold only padding";
+  ImageDims dims = imageDims(adaptor.getLayout());
+  ArrayRef<int64_t> in = input.getShape();
+  FailureOr<int64_t> oh = windowOutputSize(in[dims.h], kernel[0], strides[0],
+                                           padding[0], padding[1], 1);
+  FailureOr<int64_t> ow = windowOutputSize(in[dims.w], kernel[1], strides[1],
+                                           padding[2], padding[3], 1);
+  if (failed(oh) || failed(ow))
+    return inferError<OpTy>(loc) << "the " << kernel[0] << "x" << kernel[1]
+                                 << " kernel is larger than the padded input";
+  SmallVector<int64_t> shape(in);
+  shape[dims.h] = *oh;
+  shape[dims.w] = *ow;
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult MaxPool2DOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferPool<MaxPool2DOp>(loc, adaptor, inferred);
+}
+
+LogicalResult AvgPool2DOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferPool<AvgPool2DOp>(loc, adaptor, inferred);
+}
+
+LogicalResult
+GlobalAvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
+                                  Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return failure();
+  if (input.getRank() != 4)
+    return inferError<GlobalAvgPoolOp>(loc)
+           << "expects a rank-4 input, got rank " << input.getRank();
+  ImageDims dims = imageDims(adaptor.getLayout());
+  inferred.push_back(RankedTensorType::get(
+      {input.getDimSize(0), input.getDimSize(dims.c)}, input.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReshapeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getResult().getType();
+  if (in.hasStaticShape() && out.hasStaticShape() &&
+      in.getNumElements() != out.getNumElements())
+    return emitOpError("cannot reshape ")
+           << formatShape(in.getShape()) << " (" << in.getNumElements()
+           << " elements) to " << formatShape(out.getShape()) << " ("
+           << out.getNumElements() << " elements)";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    setOperand(inner.getInput());
+    return getResult();
+  }
+  if (auto elements =
+          dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
+    return elements.reshape(getType());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+static bool isPermutation(ArrayRef<int64_t> perm) {
+  llvm::SmallBitVector seen(perm.size());
+  for (int64_t p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(perm.size()) || seen.test(p))
+      return false;
+    seen.set(p);
+  }
+  return true;
+}
+
+static bool isIdentity(ArrayRef<int64_t> perm) {
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (static_cast<int64_t>(i) != p)
+      return false;
+  return true;
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return failure();
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (static_cast<int64_t>(perm.size()) != input.getRank() ||
+      !isPermutation(perm))
+    return inferError<TransposeOp>(loc)
+           << "perm must be a permutation of [0, " << input.getRank()
+           << ") for a rank-" << input.getRank() << " input";
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(input.getDimSize(p));
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPerm();
+  if (isIdentity(perm) && getInput().getType() == getType())
+    return getInput();
+  auto inner = getInput().getDefiningOp<TransposeOp>();
+  if (!inner)
+    return {};
+  // Result dim i = inner result dim perm[i] = inner input dim inner[perm[i]].
+  SmallVector<int64_t> composed;
+  for (int64_t p : perm)
+    composed.push_back(inner.getPerm()[p]);
+  if (isIdentity(composed) && inner.getInput().getType() == getType())
+    return inner.getInput();
+  setOperand(inner.getInput());
+  setPerm(composed);
+  return getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastOp::verify() {
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  ArrayRef<int64_t> out = getType().getShape();
+  bool ok = in.size() <= out.size();
+  for (size_t i = 0; ok && i < in.size(); ++i) {
+    int64_t a = in[in.size() - 1 - i], b = out[out.size() - 1 - i];
+    ok = a == 1 || dimsAgree(a, b);
+  }
+  if (!ok)
+    return emitOpError("cannot broadcast ")
+           << formatShape(in) << " to " << formatShape(out)
+           << ": each trailing-aligned input dimension must equal the result "
+              "dimension or be 1";
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getInput()))
+    if (getType().hasStaticShape())
+      return SplatElementsAttr::get(getType(),
+                                    splat.getSplatValue<Attribute>());
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ConcatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return inferError<ConcatOp>(loc) << "expects at least one operand";
+  auto first = dyn_cast<RankedTensorType>(inputs.front().getType());
+  if (!first)
+    return failure();
+  int64_t rank = first.getRank();
+  FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), rank);
+  if (failed(axis))
+    return inferError<ConcatOp>(loc)
+           << "axis " << adaptor.getAxis() << " is out of range for rank-"
+           << rank << " operands";
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [index, value] : llvm::enumerate(inputs.drop_front())) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return failure();
+    if (type.getElementType() != first.getElementType())
+      return inferError<ConcatOp>(loc)
+             << "operand #" << index + 1 << " has element type "
+             << type.getElementType() << ", expected " << first.getElementType()
+             << " like operand #0";
+    if (type.getRank() != rank)
+      return inferError<ConcatOp>(loc)
+             << "operand #" << index + 1 << " has rank " << type.getRank()
+             << ", expected " << rank << " like operand #0";
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t size = type.getDimSize(d);
+      if (d == *axis) {
+        shape[d] = isDynamic(shape[d]) || isDynamic(size) ? ShapedType::kDynamic
+                                                          : shape[d] + size;
+      } else if (!dimsAgree(shape[d], size)) {
+        return inferError<ConcatOp>(loc)
+               << "operand #" << index + 1 << " has size " << size
+               << " in dimension " << d << ", expected " << shape[d]
+               << " (only the concatenated axis may differ)";
+      }
+    }
+  }
+  inferred.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor) {
+  if (getInputs().size() == 1 && getInputs().front().getType() == getType())
+    return getInputs().front();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// SliceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return failure();
+  int64_t rank = input.getRank();
+  ArrayRef<int64_t> offsets = adaptor.getOffsets(), sizes = adaptor.getSizes();
+  SmallVector<int64_t> strides(rank, 1);
+  if (auto s = adaptor.getStrides())
+    strides.assign(s->begin(), s->end());
+  if (static_cast<int64_t>(offsets.size()) != rank ||
+      static_cast<int64_t>(sizes.size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank)
+    return inferError<SliceOp>(loc)
+           << "expects " << rank
+           << " offsets, sizes and strides (one per dimension)";
+  for (int64_t d = 0; d < rank; ++d) {
+    if (offsets[d] < 0 || sizes[d] < 0 || strides[d] < 1)
+      return inferError<SliceOp>(loc)
+             << "dimension " << d
+             << ": expects offset >= 0, size >= 0 and stride >= 1";
+    int64_t dim = input.getDimSize(d);
+    if (!isDynamic(dim) && sizes[d] > 0 &&
+        offsets[d] + (sizes[d] - 1) * strides[d] >= dim)
+      return inferError<SliceOp>(loc)
+             << "dimension " << d << ": the slice (offset " << offsets[d]
+             << ", size " << sizes[d] << ", stride " << strides[d]
+             << ") reads past the input size " << dim;
+  }
+  inferred.push_back(RankedTensorType::get(sizes, input.getElementType()));
+  return success();
+}
+
+SmallVector<int64_t> SliceOp::getStridesOrOnes() {
+  if (auto strides = getStrides())
+    return SmallVector<int64_t>(*strides);
+  return SmallVector<int64_t>(getInput().getType().getRank(), 1);
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType() &&
+      llvm::all_of(getOffsets(), [](int64_t o) { return o == 0; }) &&
+      llvm::all_of(getStridesOrOnes(), [](int64_t s) { return s == 1; }))
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// PadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> loc,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  if (!input)
+    return failure();
+  int64_t rank = input.getRank();
+  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
+  if (static_cast<int64_t>(low.size()) != rank ||
+      static_cast<int64_t>(high.size()) != rank)
+    return inferError<PadOp>(loc)
+           << "expects " << rank << " low and high paddings, got " << low.size()
+           << " and " << high.size();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (low[d] < 0 || high[d] < 0)
+      return inferError<PadOp>(loc)
+             << "paddings must be non-negative (use mpt.slice to crop)";
+    int64_t dim = input.getDimSize(d);
+    shape.push_back(isDynamic(dim) ? dim : dim + low[d] + high[d]);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult PadOp::fold(FoldAdaptor) {
+  auto zero = [](int64_t p) { return p == 0; };
+  if (llvm::all_of(getLow(), zero) && llvm::all_of(getHigh(), zero))
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (in.getRank() != out.getRank() ||
+      !llvm::all_of(llvm::zip(in.getShape(), out.getShape()), [](auto p) {
+        return dimsAgree(std::get<0>(p), std::get<1>(p));
+      }))
+    return emitOpError("changes the shape from ")
+           << formatShape(in.getShape()) << " to "
+           << formatShape(out.getShape())
+           << "; a cast changes only the element type (use mpt.reshape)";
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  Type resultElement = getType().getElementType();
+  // Drop an inner cast that is exact: x -> T1 -> T2 equals x -> T2 when T1
+  // holds every value of x's type.
+  if (auto inner = getInput().getDefiningOp<CastOp>()) {
+    Type source = inner.getInput().getType().getElementType();
+    Type middle = inner.getType().getElementType();
+    if (isa<FloatType>(resultElement) && isLosslessFloatCast(source, middle)) {
+      if (inner.getInput().getType() == getType())
+        return inner.getInput();
+      setOperand(inner.getInput());
+      return getResult();
+    }
+  }
+  // Round float constants at compile time.
+  auto resultFloat = dyn_cast<FloatType>(resultElement);
+  auto elements = dyn_cast_if_present<DenseFPElementsAttr>(adaptor.getInput());
+  if (resultFloat && elements && getType().hasStaticShape()) {
+    const llvm::fltSemantics &semantics = resultFloat.getFloatSemantics();
+    return elements.mapValues(resultFloat, [&](const APFloat &value) {
+      APFloat rounded = value;
+      bool losesInfo;
+      rounded.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+      return rounded.bitcastToAPInt();
+    });
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  auto logits = dyn_cast<RankedTensorType>(adaptor.getLogits().getType());
+  auto labels = dyn_cast<RankedTensorType>(adaptor.getLabels().getType());
+  if (!logits || !labels)
+    return failure();
+  ArrayRef<int64_t> batch = logits.getShape().drop_back();
+  if (logits.getRank() < 1 || labels.getRank() != logits.getRank() - 1 ||
+      !llvm::all_of(llvm::zip(batch, labels.getShape()), [](auto p) {
+        return dimsAgree(std::get<0>(p), std::get<1>(p));
+      }))
+    return inferError<SoftmaxCrossEntropyOp>(loc)
+           << "labels of shape " << formatShape(labels.getShape())
+           << " do not match logits of shape " << formatShape(logits.getShape())
+           << ": expected the logits' shape without its last (class) "
+              "dimension";
+  inferred.push_back(RankedTensorType::get({}, logits.getElementType()));
+  return success();
+}
+
+template <typename OpTy>
+static LogicalResult inferRegressionLoss(std::optional<Location> loc,
+                                         typename OpTy::Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto input = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto target = dyn_cast<RankedTensorType>(adaptor.getTarget().getType());
+  if (!input || !target)
+    return failure();
+  if (input.getRank() != target.getRank() ||
+      !llvm::all_of(llvm::zip(input.getShape(), target.getShape()), [](auto p) {
+        return dimsAgree(std::get<0>(p), std::get<1>(p));
+      }))
+    return inferError<OpTy>(loc)
+           << "input of shape " << formatShape(input.getShape())
+           << " and target of shape " << formatShape(target.getShape())
+           << " differ; they must have the same shape";
+  inferred.push_back(RankedTensorType::get({}, input.getElementType()));
+  return success();
+}
+
+LogicalResult MseLossOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  return inferRegressionLoss<MseLossOp>(loc, adaptor, inferred);
+}
+
+LogicalResult L1LossOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  return inferRegressionLoss<L1LossOp>(loc, adaptor, inferred);
+}
+
+#define GET_OP_CLASSES
+#include "mpt/Dialect/MPT/IR/MPTOps.cpp.inc"

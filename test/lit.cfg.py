@@ -1,0 +1,30 @@
+# -*- Python -*-
+# lit configuration of the mpt test suite.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "MPT"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".c", ".py"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mpt_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%mpt_src_root", config.mpt_src_root))
+config.substitutions.append(("%mpt_obj_root", config.mpt_obj_root))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.mpt_tools_dir, append_path=True)
+
+tools = ["mpt-opt", "mlir-tblgen"]
+llvm_config.add_tool_substitutions(tools, [config.mpt_tools_dir, config.llvm_tools_dir])
+
+if shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", "")):
+    config.available_features.add("ptxas")
