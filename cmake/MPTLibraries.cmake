@@ -12,6 +12,9 @@ function(add_mpt_library name)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  # libMLIR.so's imported target carries no include directories.
+  target_include_directories(${name} SYSTEM PUBLIC
+    ${LLVM_INCLUDE_DIRS} ${MLIR_INCLUDE_DIRS})
   target_link_libraries(${name} PUBLIC ${ARG_LINK_LIBS} MLIR LLVM)
   set_property(GLOBAL APPEND PROPERTY MPT_EXPORTED_LIBRARIES ${name})
 endfunction()

@@ -18,12 +18,15 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mpt_src_root", config.mpt_src_root))
 config.substitutions.append(("%mpt_obj_root", config.mpt_obj_root))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%cmake", config.cmake_executable))
+config.substitutions.append(("%c_compiler", config.c_compiler))
+config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mpt_tools_dir, append_path=True)
 
-tools = ["mpt-opt", "mlir-tblgen"]
+tools = ["mpt-opt", "mpt-capi-test"]
 llvm_config.add_tool_substitutions(tools, [config.mpt_tools_dir, config.llvm_tools_dir])
 
 if shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", "")):

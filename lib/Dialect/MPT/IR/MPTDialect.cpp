@@ -69,6 +69,13 @@ LogicalResult MPTDialect::verifyRegionResultAttribute(Operation *op, unsigned,
   return verifyValueAttribute(op, "result", resultIndex, attr);
 }
 
+LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  return op->emitError() << "unknown attribute '" << attr.getName().str()
+                         << "' on an operation; mpt attributes on "
+                            "operations are not defined";
+}
+
 //===----------------------------------------------------------------------===//
 // Roles
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,9 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mpt;
@@ -30,16 +33,54 @@ static bool dimsAgree(int64_t a, int64_t b) {
   return isDynamic(a) || isDynamic(b) || a == b;
 }
 
-/// Emits `'<op>' op <message>` at `loc` when a location is given; used by
-/// result-type inference, which also runs when an op is verified.
+namespace {
+/// A diagnostic of result-type inference, which also runs when an op is
+/// verified: it is emitted as `'<op>' op <message>` when a location is given,
+/// dropped otherwise, and converts to failure in both cases.
+class InferError {
+public:
+  InferError(std::optional<Location> loc, StringRef opName) {
+    if (loc) {
+      diag.emplace(emitError(*loc));
+      *diag << "'" << opName << "' op ";
+    }
+  }
+  template <typename T>
+  InferError &operator<<(T &&value) {
+    if (diag)
+      *diag << std::forward<T>(value);
+    return *this;
+  }
+  operator LogicalResult() const { return failure(); }
+
+private:
+  std::optional<InFlightDiagnostic> diag;
+};
+} // namespace
+
 template <typename OpTy>
-static InFlightDiagnostic inferError(std::optional<Location> loc) {
-  if (!loc)
-    return InFlightDiagnostic();
-  InFlightDiagnostic diag = emitError(*loc);
-  diag << "'" << OpTy::getOperationName() << "' op ";
-  return diag;
+static InferError inferError(std::optional<Location> loc) {
+  return InferError(loc, OpTy::getOperationName());
 }
+
+/// Result-type inference may see an adaptor built from a generic attribute
+/// list, whose default-valued attributes are not filled in yet: these read an
+/// attribute or its default.
+static ArrayRef<int64_t> valueOr(DenseI64ArrayAttr attr,
+                                 ArrayRef<int64_t> fallback) {
+  return attr ? attr.asArrayRef() : fallback;
+}
+static int64_t valueOr(IntegerAttr attr, int64_t fallback) {
+  return attr ? attr.getInt() : fallback;
+}
+static double valueOr(FloatAttr attr, double fallback) {
+  return attr ? attr.getValueAsDouble() : fallback;
+}
+static Layout valueOr(LayoutAttr attr, Layout fallback) {
+  return attr ? attr.getValue() : fallback;
+}
+static constexpr int64_t kOnes[] = {1, 1};
+static constexpr int64_t kZeros[] = {0, 0, 0, 0};
 
 /// Prints a shape as `4x?x8` for diagnostics.
 static std::string formatShape(ArrayRef<int64_t> shape) {
@@ -222,9 +263,11 @@ static FailureOr<int64_t> windowOutputSize(int64_t in, int64_t k,
                                            int64_t padHigh, int64_t dilation) {
   if (isDynamic(in) || isDynamic(k))
     return ShapedType::kDynamic;
-  int64_t span = dilation * (k - 1) + 1;
-  int64_t padded = in + padLow + padHigh;
-  if (span > padded)
+  int64_t span, padded;
+  if (llvm::MulOverflow(dilation, k - 1, span) ||
+      llvm::AddOverflow(span, int64_t(1), span) ||
+      llvm::AddOverflow(in, padLow, padded) ||
+      llvm::AddOverflow(padded, padHigh, padded) || span > padded)
     return failure();
   return (padded - span) / stride + 1;
 }
@@ -249,22 +292,23 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
   auto filter = dyn_cast<RankedTensorType>(adaptor.getFilter().getType());
   if (!input || !filter)
     return failure();
-  bool nchw = adaptor.getLayout() == Layout::nchw;
+  Layout layout = valueOr(adaptor.getLayoutAttr(), Layout::nchw);
+  bool nchw = layout == Layout::nchw;
   if (input.getRank() != 4 || filter.getRank() != 4)
     return inferError<Conv2DOp>(loc)
            << "expects a rank-4 input (" << (nchw ? "NCHW" : "NHWC")
            << ") and a rank-4 filter (" << (nchw ? "FCHW" : "HWCF")
            << "), got ranks " << input.getRank() << " and " << filter.getRank();
-  ArrayRef<int64_t> strides = adaptor.getStrides();
-  ArrayRef<int64_t> padding = adaptor.getPadding();
-  ArrayRef<int64_t> dilation = adaptor.getDilation();
+  ArrayRef<int64_t> strides = valueOr(adaptor.getStridesAttr(), kOnes);
+  ArrayRef<int64_t> padding = valueOr(adaptor.getPaddingAttr(), kZeros);
+  ArrayRef<int64_t> dilation = valueOr(adaptor.getDilationAttr(), kOnes);
   if (failed(checkWindowAttrs<Conv2DOp>(loc, strides, padding, dilation)))
     return failure();
-  int64_t groups = adaptor.getGroups();
+  int64_t groups = valueOr(adaptor.getGroupsAttr(), 1);
   if (groups < 1)
     return inferError<Conv2DOp>(loc) << "expects groups >= 1, got " << groups;
 
-  ImageDims dims = imageDims(adaptor.getLayout());
+  ImageDims dims = imageDims(layout);
   ArrayRef<int64_t> in = input.getShape(), f = filter.getShape();
   int64_t channels = in[dims.c];
   int64_t filters = nchw ? f[0] : f[3];
@@ -370,6 +414,8 @@ MPT_DEFINE_BINARY_INFER(PowOp)
 
 template <typename OpTy>
 static LogicalResult verifyAxis(OpTy op, int64_t axis, int64_t rank) {
+  if (rank == 0)
+    return op.emitOpError("expects an input of rank at least 1");
   if (failed(normalizeAxis(axis, rank)))
     return op.emitOpError("axis ")
            << axis << " is out of range for a rank-" << rank
@@ -404,12 +450,13 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
   if (!input || !scale || !bias)
     return failure();
   int64_t rank = input.getRank();
-  FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), rank);
+  int64_t axisAttr = valueOr(adaptor.getAxisAttr(), -1);
+  FailureOr<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (rank == 0 || failed(axis))
     return inferError<LayerNormOp>(loc)
-           << "axis " << adaptor.getAxis() << " is out of range for a rank-"
-           << rank << " input";
-  if (adaptor.getEpsilon().convertToDouble() < 0)
+           << "axis " << axisAttr << " is out of range for a rank-" << rank
+           << " input";
+  if (valueOr(adaptor.getEpsilonAttr(), 0.0) < 0)
     return inferError<LayerNormOp>(loc) << "expects epsilon >= 0";
   ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
   for (auto [name, type] :
@@ -445,12 +492,13 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
            << "expects an input of rank at least 2 (batch and channels), "
               "got rank "
            << rank;
-  FailureOr<int64_t> axis = normalizeAxis(adaptor.getAxis(), rank);
+  int64_t axisAttr = valueOr(adaptor.getAxisAttr(), 1);
+  FailureOr<int64_t> axis = normalizeAxis(axisAttr, rank);
   if (failed(axis))
     return inferError<BatchNormOp>(loc)
-           << "channel axis " << adaptor.getAxis()
-           << " is out of range for a rank-" << rank << " input";
-  if (adaptor.getEpsilon().convertToDouble() < 0)
+           << "channel axis " << axisAttr << " is out of range for a rank-"
+           << rank << " input";
+  if (valueOr(adaptor.getEpsilonAttr(), 0.0) < 0)
     return inferError<BatchNormOp>(loc) << "expects epsilon >= 0";
   int64_t channels = input.getDimSize(*axis);
   for (auto [name, type] :
@@ -542,17 +590,16 @@ static LogicalResult inferPool(std::optional<Location> loc,
   if (kernel.size() != 2 ||
       llvm::any_of(kernel, [](int64_t k) { return k < 1; }))
     return inferError<OpTy>(loc) << "expects a kernel of 2 sizes of at least 1";
-  ArrayRef<int64_t> strides = adaptor.getStrides();
-  ArrayRef<int64_t> padding = adaptor.getPadding();
-  int64_t ones[] = {1, 1};
-  if (failed(checkWindowAttrs<OpTy>(loc, strides, padding, ones)))
+  ArrayRef<int64_t> strides = valueOr(adaptor.getStridesAttr(), kOnes);
+  ArrayRef<int64_t> padding = valueOr(adaptor.getPaddingAttr(), kZeros);
+  if (failed(checkWindowAttrs<OpTy>(loc, strides, padding, kOnes)))
     return failure();
   if (padding[0] >= kernel[0] || padding[1] >= kernel[0] ||
       padding[2] >= kernel[1] || padding[3] >= kernel[1])
     return inferError<OpTy>(loc)
            << "padding must be smaller than the kernel, or a window could "
               "hold only padding";
-  ImageDims dims = imageDims(adaptor.getLayout());
+  ImageDims dims = imageDims(valueOr(adaptor.getLayoutAttr(), Layout::nchw));
   ArrayRef<int64_t> in = input.getShape();
   FailureOr<int64_t> oh = windowOutputSize(in[dims.h], kernel[0], strides[0],
                                            padding[0], padding[1], 1);
@@ -592,7 +639,7 @@ GlobalAvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
   if (input.getRank() != 4)
     return inferError<GlobalAvgPoolOp>(loc)
            << "expects a rank-4 input, got rank " << input.getRank();
-  ImageDims dims = imageDims(adaptor.getLayout());
+  ImageDims dims = imageDims(valueOr(adaptor.getLayoutAttr(), Layout::nchw));
   inferred.push_back(RankedTensorType::get(
       {input.getDimSize(0), input.getDimSize(dims.c)}, input.getElementType()));
   return success();
@@ -604,12 +651,31 @@ GlobalAvgPoolOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
 
 LogicalResult ReshapeOp::verify() {
   RankedTensorType in = getInput().getType(), out = getResult().getType();
+  if (!out.hasStaticShape())
+    return emitOpError("expects a static result shape, got ")
+           << formatShape(out.getShape());
   if (in.hasStaticShape() && out.hasStaticShape() &&
       in.getNumElements() != out.getNumElements())
     return emitOpError("cannot reshape ")
            << formatShape(in.getShape()) << " (" << in.getNumElements()
            << " elements) to " << formatShape(out.getShape()) << " ("
            << out.getNumElements() << " elements)";
+  // A dynamic input's static dimensions must divide the result's count.
+  auto staticProduct = [](RankedTensorType t) {
+    int64_t p = 1;
+    for (int64_t d : t.getShape())
+      if (!isDynamic(d))
+        p *= d;
+    return p;
+  };
+  if (!in.hasStaticShape() && staticProduct(in) != 0 &&
+      out.getNumElements() % staticProduct(in) != 0)
+    return emitOpError("cannot reshape ")
+           << formatShape(in.getShape()) << " to "
+           << formatShape(out.getShape()) << ": " << out.getNumElements()
+           << " elements are not a multiple of the static dimensions' "
+              "product "
+           << staticProduct(in);
   return success();
 }
 
@@ -799,9 +865,10 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
       return inferError<SliceOp>(loc)
              << "dimension " << d
              << ": expects offset >= 0, size >= 0 and stride >= 1";
-    int64_t dim = input.getDimSize(d);
-    if (!isDynamic(dim) && sizes[d] > 0 &&
-        offsets[d] + (sizes[d] - 1) * strides[d] >= dim)
+    int64_t dim = input.getDimSize(d), last;
+    bool overflows = llvm::MulOverflow(sizes[d] - 1, strides[d], last) ||
+                     llvm::AddOverflow(last, offsets[d], last);
+    if (!isDynamic(dim) && sizes[d] > 0 && (overflows || last >= dim))
       return inferError<SliceOp>(loc)
              << "dimension " << d << ": the slice (offset " << offsets[d]
              << ", size " << sizes[d] << ", stride " << strides[d]
@@ -848,10 +915,24 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
     if (low[d] < 0 || high[d] < 0)
       return inferError<PadOp>(loc)
              << "paddings must be non-negative (use mpt.slice to crop)";
-    int64_t dim = input.getDimSize(d);
-    shape.push_back(isDynamic(dim) ? dim : dim + low[d] + high[d]);
+    int64_t dim = input.getDimSize(d), padded;
+    if (!isDynamic(dim) && (llvm::AddOverflow(dim, low[d], padded) ||
+                            llvm::AddOverflow(padded, high[d], padded)))
+      return inferError<PadOp>(loc)
+             << "padded size of dimension " << d << " overflows";
+    shape.push_back(isDynamic(dim) ? dim : padded);
   }
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  if (!isa<IntegerType>(getType().getElementType()))
+    return success();
+  double value = getValue().convertToDouble();
+  if (!std::isfinite(value) || value != std::trunc(value))
+    return emitOpError("pads an integer tensor with ")
+           << value << "; the padding value must be a finite integer";
   return success();
 }
 
@@ -927,8 +1008,11 @@ LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
   auto labels = dyn_cast<RankedTensorType>(adaptor.getLabels().getType());
   if (!logits || !labels)
     return failure();
+  if (logits.getRank() < 1)
+    return inferError<SoftmaxCrossEntropyOp>(loc)
+           << "expects logits of rank at least 1 (a class dimension last)";
   ArrayRef<int64_t> batch = logits.getShape().drop_back();
-  if (logits.getRank() < 1 || labels.getRank() != logits.getRank() - 1 ||
+  if (labels.getRank() != logits.getRank() - 1 ||
       !llvm::all_of(llvm::zip(batch, labels.getShape()), [](auto p) {
         return dimsAgree(std::get<0>(p), std::get<1>(p));
       }))

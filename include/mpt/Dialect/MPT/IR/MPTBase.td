@@ -33,6 +33,7 @@ def MPT_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// The name of the argument/result attribute that holds an `mpt::RoleAttr`.
     static constexpr ::llvm::StringLiteral getRoleAttrName() {

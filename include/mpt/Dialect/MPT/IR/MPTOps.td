@@ -541,6 +541,7 @@ def MPT_PadOp : MPT_Op<"pad", [InferTypeOpAdaptor,
     $input `low` `=` $low `high` `=` $high (`value` `=` $value^)? attr-dict
     `:` type($input) `->` type($result)
   }];
+  let hasVerifier = 1;
   let hasFolder = 1;
 }
 
@@ -561,7 +562,7 @@ def MPT_ConstantOp : MPT_Op<"constant", [ConstantLike,
   let hasFolder = 1;
 }
 
-def MPT_CastOp : MPT_Op<"cast", [Elementwise]> {
+def MPT_CastOp : MPT_Op<"cast"> {
   let summary = "Convert the element type of a tensor";
   let description = [{
     Converts every element to the result element type, with the shape
