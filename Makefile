@@ -32,7 +32,8 @@ test: build
 # Refresh the reference docs generated from ODS (checked by a lit test).
 docs: build
 	@cp $(BUILD)/docs/Dialects/MPT.md docs/Dialects/MPT.md
-	@echo "docs/Dialects/MPT.md updated"
+	@cp $(BUILD)/docs/Passes.md docs/Passes.md
+	@echo "docs/Dialects/MPT.md and docs/Passes.md updated"
 
 format:
 	@git ls-files '*.cpp' '*.h' '*.c' | xargs clang-format -i

@@ -2,6 +2,8 @@
 
 #include "mpt/InitAll.h"
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
+#include "mpt/Dialect/MPT/IR/PrecisionPolicy.h"
+#include "mpt/Dialect/MPT/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -29,10 +31,12 @@ void mpt::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::memref::MemRefDialect, mlir::nvgpu::NVGPUDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
                   mlir::tosa::TosaDialect, mlir::vector::VectorDialect>();
+  mpt::registerPrecisionPolicyExternalModels(registry);
 }
 
 void mpt::registerAllPasses() {
   // Generic cleanups and analyses: canonicalize, cse, inline, print-op-stats,
   // symbol-dce, ...
   mlir::registerTransformsPasses();
+  mpt::registerMPTPasses();
 }

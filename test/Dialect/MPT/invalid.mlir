@@ -1407,7 +1407,16 @@ func.func @conv2d_dilation_overflow(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3
 
 // Attributes of the mpt namespace on operations are not defined.
 func.func @mpt_attr_on_op(%x: tensor<4xf32>) {
-  // expected-error @+1 {{unknown attribute 'mpt.junk' on an operation; mpt attributes on operations are not defined}}
+  // expected-error @+1 {{unknown attribute 'mpt.junk' on an operation; the mpt dialect defines only 'mpt.precision' on operations}}
   %0 = mpt.exp %x {mpt.junk} : tensor<4xf32>
+  return
+}
+
+// -----
+
+// mpt.precision takes a precision attribute.
+func.func @mpt_precision_value(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.precision' must be #mpt.precision<fp32> or #mpt.precision<low>, got "fp32"}}
+  %0 = mpt.exp %x {mpt.precision = "fp32"} : tensor<4xf32>
   return
 }

@@ -71,9 +71,17 @@ LogicalResult MPTDialect::verifyRegionResultAttribute(Operation *op, unsigned,
 
 LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
-  return op->emitError() << "unknown attribute '" << attr.getName().str()
-                         << "' on an operation; mpt attributes on "
-                            "operations are not defined";
+  if (attr.getName() != getPrecisionAttrName())
+    return op->emitError() << "unknown attribute '" << attr.getName().str()
+                           << "' on an operation; the mpt dialect defines "
+                              "only '"
+                           << getPrecisionAttrName() << "' on operations";
+  if (!isa<PrecisionAttr>(attr.getValue()))
+    return op->emitError() << "'" << getPrecisionAttrName()
+                           << "' must be #mpt.precision<fp32> or "
+                              "#mpt.precision<low>, got "
+                           << attr.getValue();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

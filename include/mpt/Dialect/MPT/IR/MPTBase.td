@@ -39,6 +39,10 @@ def MPT_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRoleAttrName() {
       return ::llvm::StringLiteral("mpt.role");
     }
+    /// The name of the op attribute that holds an `mpt::PrecisionAttr`.
+    static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
+      return ::llvm::StringLiteral("mpt.precision");
+    }
   }];
 }
 
@@ -105,6 +109,36 @@ def MPT_GeluApproximationAttr : EnumAttr<MPT_Dialect, MPT_GeluApproximationEnum,
                                          "approximation"> {
   let assemblyFormat = "`<` $value `>`";
   let summary = "Exact (erf) or tanh-approximated gelu";
+}
+
+def MPT_PrecisionClassEnum : I32EnumAttr<"PrecisionClass",
+    "precision class of an op for the auto-mixed-precision pass", [
+    I32EnumAttrCase<"allow", 0>,
+    I32EnumAttrCase<"deny", 1>,
+    I32EnumAttrCase<"infer", 2>,
+    I32EnumAttrCase<"clear", 3>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mpt";
+}
+
+def MPT_PrecisionEnum : I32EnumAttr<"Precision",
+    "precision forced on one op", [
+    I32EnumAttrCase<"fp32", 0>,
+    I32EnumAttrCase<"low", 1>
+  ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mpt";
+}
+
+def MPT_PrecisionAttr : EnumAttr<MPT_Dialect, MPT_PrecisionEnum, "precision"> {
+  let assemblyFormat = "`<` $value `>`";
+  let summary = "Precision forced on one op: fp32, or the low type of the pass";
+  let description = [{
+    Set as `mpt.precision = #mpt.precision<fp32>` (or `<low>`) on any op to
+    override the auto-mixed-precision pass's decision for that op: `fp32`
+    treats the op as deny, `low` as allow.
+  }];
 }
 
 #endif // MPT_DIALECT_MPT_IR_MPTBASE_TD

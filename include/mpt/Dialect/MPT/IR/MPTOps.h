@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
+#include "mpt/Dialect/MPT/IR/PrecisionPolicyInterface.h"
 
 #define GET_OP_CLASSES
 #include "mpt/Dialect/MPT/IR/MPTOps.h.inc"

@@ -13,9 +13,16 @@ include "mpt/Dialect/MPT/IR/MPTBase.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mpt/Dialect/MPT/IR/PrecisionPolicyInterface.td"
 
-class MPT_Op<string mnemonic, list<Trait> traits = []>
-    : Op<MPT_Dialect, mnemonic, !listconcat(traits, [Pure])>;
+/// Every mpt op is pure and has a precision class; the classes of all ops are
+/// listed, with their reasons, in PrecisionPolicy.cpp. `policyOverrides`
+/// names the interface methods with a default that the op overrides.
+class MPT_Op<string mnemonic, list<Trait> traits = [],
+             list<string> policyOverrides = []>
+    : Op<MPT_Dialect, mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<MPT_PrecisionPolicyOpInterface,
+                                  policyOverrides>])>;
 
 /// An accumulator type for contractions: when set on an op whose operands are
 /// of a narrower float type, products are summed in this type and the result
@@ -27,7 +34,7 @@ def MPT_AccTypeAttr : OptionalAttr<TypeAttrOf<MPT_Float>>;
 //===----------------------------------------------------------------------===//
 
 def MPT_MatmulOp : MPT_Op<"matmul", [InferTypeOpAdaptor,
-    AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+    AllElementTypesMatch<["lhs", "rhs", "result"]>], ["setAccumulatorType"]> {
   let summary = "Matrix product of two rank-2 tensors";
   let description = [{
     Computes `op(lhs) x op(rhs)` where `op` transposes its operand when
@@ -57,7 +64,7 @@ def MPT_MatmulOp : MPT_Op<"matmul", [InferTypeOpAdaptor,
 }
 
 def MPT_BatchMatmulOp : MPT_Op<"batch_matmul", [InferTypeOpAdaptor,
-    AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+    AllElementTypesMatch<["lhs", "rhs", "result"]>], ["setAccumulatorType"]> {
   let summary = "Batched matrix product";
   let description = [{
     Matrix products over leading batch dimensions: with `lhs : B...xMxK` and
@@ -83,7 +90,7 @@ def MPT_BatchMatmulOp : MPT_Op<"batch_matmul", [InferTypeOpAdaptor,
 }
 
 def MPT_Conv2DOp : MPT_Op<"conv2d", [InferTypeOpAdaptor,
-    AllElementTypesMatch<["input", "filter", "result"]>]> {
+    AllElementTypesMatch<["input", "filter", "result"]>], ["setAccumulatorType"]> {
   let summary = "2-D convolution (NCHW/FCHW or NHWC/HWCF)";
   let description = [{
     A 2-D cross-correlation. With `layout<nchw>` (the default) the input is
@@ -562,7 +569,7 @@ def MPT_ConstantOp : MPT_Op<"constant", [ConstantLike,
   let hasFolder = 1;
 }
 
-def MPT_CastOp : MPT_Op<"cast"> {
+def MPT_CastOp : MPT_Op<"cast", [], ["isLowPrecisionOperand"]> {
   let summary = "Convert the element type of a tensor";
   let description = [{
     Converts every element to the result element type, with the shape

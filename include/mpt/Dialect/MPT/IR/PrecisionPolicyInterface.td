@@ -1,0 +1,74 @@
+//===- PrecisionPolicyInterface.td - op precision classes ---*- tablegen -*-===//
+//
+// The interface through which the auto-mixed-precision pass learns, for any
+// op of any dialect, which precision class it belongs to and which of its
+// operands and results change type when it runs in low precision.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_DIALECT_MPT_IR_PRECISIONPOLICYINTERFACE_TD
+#define MPT_DIALECT_MPT_IR_PRECISIONPOLICYINTERFACE_TD
+
+include "mlir/IR/OpBase.td"
+
+def MPT_PrecisionPolicyOpInterface : OpInterface<"PrecisionPolicyOpInterface"> {
+  let cppNamespace = "::mpt";
+  let description = [{
+    The precision class of an op for `mpt-auto-mixed-precision`:
+    - `allow`: Tensor Core ops that are fast and safe in half precision
+      (matmul, convolution);
+    - `deny`: ops that need fp32 range or precision (exp, log, pow, large
+      reductions, softmax, normalization statistics, losses);
+    - `infer`: ops that are safe either way and follow their neighbours
+      (add, mul, tanh, ...);
+    - `clear`: exact data movement and order-preserving ops (reshape,
+      transpose, relu, max, ...).
+
+    Every mpt op implements it; upstream tosa, arith, math and linalg ops get
+    it as an external model, so the pass also runs on their graphs.
+  }];
+
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/"The default precision class of this op.",
+      /*retType=*/"::mpt::PrecisionClass",
+      /*methodName=*/"getPrecisionClass">,
+    InterfaceMethod<
+      /*desc=*/[{Whether operand `index` takes the low-precision type when
+                 the op runs in low precision (default: every float tensor
+                 operand).}],
+      /*retType=*/"bool",
+      /*methodName=*/"isLowPrecisionOperand",
+      /*args=*/(ins "unsigned":$index),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        auto type = ::llvm::dyn_cast<::mlir::RankedTensorType>(
+            $_op->getOperand(index).getType());
+        return type && ::llvm::isa<::mlir::FloatType>(type.getElementType());
+      }]>,
+    InterfaceMethod<
+      /*desc=*/[{Whether result `index` takes the low-precision type when the
+                 op runs in low precision (default: every float tensor
+                 result). Contractions that accumulate into an fp32 output
+                 keep it.}],
+      /*retType=*/"bool",
+      /*methodName=*/"isLowPrecisionResult",
+      /*args=*/(ins "unsigned":$index),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        auto type = ::llvm::dyn_cast<::mlir::RankedTensorType>(
+            $_op->getResult(index).getType());
+        return type && ::llvm::isa<::mlir::FloatType>(type.getElementType());
+      }]>,
+    InterfaceMethod<
+      /*desc=*/[{Records that the op, now in low precision, accumulates in
+                 `type` (a no-op for ops that do not accumulate).}],
+      /*retType=*/"void",
+      /*methodName=*/"setAccumulatorType",
+      /*args=*/(ins "::mlir::Type":$type),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return;">
+  ];
+}
+
+#endif // MPT_DIALECT_MPT_IR_PRECISIONPOLICYINTERFACE_TD

@@ -1,0 +1,148 @@
+//===- PrecisionPolicy.cpp - default precision classes of mpt ops ---------===//
+//
+// The allow/deny/infer/clear class of every mpt op, with the reason. The
+// classes follow TensorFlow's AMP lists and PyTorch autocast where they agree,
+// and the stricter of the two where they do not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Dialect/MPT/IR/PrecisionPolicy.h"
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mpt;
+
+#include "mpt/Dialect/MPT/IR/PrecisionPolicyInterface.cpp.inc"
+
+static constexpr PrecisionClass kAllow = PrecisionClass::allow;
+static constexpr PrecisionClass kDeny = PrecisionClass::deny;
+static constexpr PrecisionClass kInfer = PrecisionClass::infer;
+static constexpr PrecisionClass kClear = PrecisionClass::clear;
+
+static const PrecisionPolicyEntry kMPTPolicy[] = {
+    // allow: Tensor Core contractions; the pass sets acc(f32) on them.
+    {"mpt.matmul", kAllow, "Tensor Core GEMM, accumulates in fp32"},
+    {"mpt.batch_matmul", kAllow, "Tensor Core GEMM, accumulates in fp32"},
+    {"mpt.conv2d", kAllow, "Tensor Core implicit GEMM, accumulates in fp32"},
+    // deny: need fp32 range or precision.
+    {"mpt.exp", kDeny, "overflows f16 above x = 11.1"},
+    {"mpt.log", kDeny, "loses precision near 1 and for tiny inputs"},
+    {"mpt.pow", kDeny, "overflows and underflows quickly"},
+    {"mpt.rsqrt", kDeny,
+     "overflows f16 for inputs below 2^-32 (PyTorch autocast: fp32)"},
+    {"mpt.reduce_sum", kDeny, "large sums lose precision and overflow"},
+    {"mpt.reduce_mean", kDeny, "the sum behind the mean loses precision"},
+    {"mpt.global_avg_pool", kDeny, "a mean over the whole image"},
+    {"mpt.softmax", kDeny, "exp and a sum along the axis"},
+    {"mpt.log_softmax", kDeny, "exp, sum and log along the axis"},
+    {"mpt.layer_norm", kDeny, "mean and variance statistics"},
+    {"mpt.batch_norm", kDeny, "mean and variance over the batch"},
+    {"mpt.softmax_cross_entropy", kDeny, "a loss: log-sum-exp and a mean"},
+    {"mpt.mse_loss", kDeny, "a loss: squares and a mean"},
+    {"mpt.l1_loss", kDeny, "a loss: a mean over all elements"},
+    // infer: safe in either precision; follow the neighbours.
+    {"mpt.add", kInfer, "rounds once; safe in either precision"},
+    {"mpt.sub", kInfer, "rounds once; safe in either precision"},
+    {"mpt.mul", kInfer, "rounds once; safe in either precision"},
+    {"mpt.div", kInfer, "rounds once; safe in either precision"},
+    {"mpt.sqrt", kInfer, "bounded relative error, no overflow"},
+    {"mpt.reciprocal", kInfer, "rounds once (TensorFlow: infer)"},
+    {"mpt.tanh", kInfer, "bounded output"},
+    {"mpt.sigmoid", kInfer, "bounded output"},
+    {"mpt.gelu", kInfer, "follows its input's magnitude"},
+    {"mpt.avg_pool2d", kInfer, "a small window mean (TensorFlow: infer)"},
+    // clear: exact or order-preserving; never changes a value's precision.
+    {"mpt.neg", kClear, "exact"},
+    {"mpt.abs", kClear, "exact"},
+    {"mpt.relu", kClear, "exact"},
+    {"mpt.max", kClear, "selects an input"},
+    {"mpt.min", kClear, "selects an input"},
+    {"mpt.reduce_max", kClear, "selects an input"},
+    {"mpt.max_pool2d", kClear, "selects an input"},
+    {"mpt.embedding", kClear, "gathers rows"},
+    {"mpt.reshape", kClear, "data movement"},
+    {"mpt.transpose", kClear, "data movement"},
+    {"mpt.broadcast", kClear, "data movement"},
+    {"mpt.concat", kClear, "data movement"},
+    {"mpt.slice", kClear, "data movement"},
+    {"mpt.pad", kClear, "data movement"},
+    {"mpt.constant", kClear,
+     "converted at compile time when its values fit the low type"},
+    {"mpt.cast", kClear,
+     "an existing cast whose users all run in low precision is absorbed"},
+};
+
+ArrayRef<PrecisionPolicyEntry> mpt::getMPTPrecisionPolicy() {
+  return kMPTPolicy;
+}
+
+/// The class of the mpt op named `name`.
+static PrecisionClass lookupMPTClass(StringRef name) {
+  for (const PrecisionPolicyEntry &entry : kMPTPolicy)
+    if (entry.opName == name)
+      return entry.precisionClass;
+  llvm_unreachable("every mpt op has an entry in kMPTPolicy");
+}
+
+#define MPT_POLICY_FROM_TABLE(OP)                                              \
+  PrecisionClass OP::getPrecisionClass() {                                     \
+    return lookupMPTClass(getOperationName());                                 \
+  }
+MPT_POLICY_FROM_TABLE(MatmulOp)
+MPT_POLICY_FROM_TABLE(BatchMatmulOp)
+MPT_POLICY_FROM_TABLE(Conv2DOp)
+MPT_POLICY_FROM_TABLE(EmbeddingOp)
+MPT_POLICY_FROM_TABLE(AddOp)
+MPT_POLICY_FROM_TABLE(SubOp)
+MPT_POLICY_FROM_TABLE(MulOp)
+MPT_POLICY_FROM_TABLE(DivOp)
+MPT_POLICY_FROM_TABLE(MaxOp)
+MPT_POLICY_FROM_TABLE(MinOp)
+MPT_POLICY_FROM_TABLE(PowOp)
+MPT_POLICY_FROM_TABLE(NegOp)
+MPT_POLICY_FROM_TABLE(AbsOp)
+MPT_POLICY_FROM_TABLE(ExpOp)
+MPT_POLICY_FROM_TABLE(LogOp)
+MPT_POLICY_FROM_TABLE(SqrtOp)
+MPT_POLICY_FROM_TABLE(RsqrtOp)
+MPT_POLICY_FROM_TABLE(ReciprocalOp)
+MPT_POLICY_FROM_TABLE(TanhOp)
+MPT_POLICY_FROM_TABLE(SigmoidOp)
+MPT_POLICY_FROM_TABLE(ReluOp)
+MPT_POLICY_FROM_TABLE(GeluOp)
+MPT_POLICY_FROM_TABLE(SoftmaxOp)
+MPT_POLICY_FROM_TABLE(LogSoftmaxOp)
+MPT_POLICY_FROM_TABLE(LayerNormOp)
+MPT_POLICY_FROM_TABLE(BatchNormOp)
+MPT_POLICY_FROM_TABLE(ReduceSumOp)
+MPT_POLICY_FROM_TABLE(ReduceMeanOp)
+MPT_POLICY_FROM_TABLE(ReduceMaxOp)
+MPT_POLICY_FROM_TABLE(MaxPool2DOp)
+MPT_POLICY_FROM_TABLE(AvgPool2DOp)
+MPT_POLICY_FROM_TABLE(GlobalAvgPoolOp)
+MPT_POLICY_FROM_TABLE(ReshapeOp)
+MPT_POLICY_FROM_TABLE(TransposeOp)
+MPT_POLICY_FROM_TABLE(BroadcastOp)
+MPT_POLICY_FROM_TABLE(ConcatOp)
+MPT_POLICY_FROM_TABLE(SliceOp)
+MPT_POLICY_FROM_TABLE(PadOp)
+MPT_POLICY_FROM_TABLE(ConstantOp)
+MPT_POLICY_FROM_TABLE(CastOp)
+MPT_POLICY_FROM_TABLE(SoftmaxCrossEntropyOp)
+MPT_POLICY_FROM_TABLE(MseLossOp)
+MPT_POLICY_FROM_TABLE(L1LossOp)
+#undef MPT_POLICY_FROM_TABLE
+
+//===----------------------------------------------------------------------===//
+// Overrides of the interface defaults
+//===----------------------------------------------------------------------===//
+
+/// Contractions in low precision accumulate in `type`.
+void MatmulOp::setAccumulatorType(Type type) { setAccType(type); }
+void BatchMatmulOp::setAccumulatorType(Type type) { setAccType(type); }
+void Conv2DOp::setAccumulatorType(Type type) { setAccType(type); }
+
+/// A cast keeps its input; only its result takes the low type.
+bool CastOp::isLowPrecisionOperand(unsigned) { return false; }
