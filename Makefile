@@ -29,11 +29,10 @@ run: build
 test: build
 	@bash scripts/run-tests.sh $(BUILD)
 
-# Refresh the reference docs generated from ODS (checked by a lit test).
+# Refresh the generated reference docs (checked by a lit test).
 docs: build
-	@cp $(BUILD)/docs/Dialects/MPT.md docs/Dialects/MPT.md
-	@cp $(BUILD)/docs/Passes.md docs/Passes.md
-	@echo "docs/Dialects/MPT.md and docs/Passes.md updated"
+	@bash scripts/gen-docs.sh $(BUILD) docs
+	@echo "generated docs updated: docs/Dialects/MPT.md docs/Passes.md docs/PrecisionPolicy.md docs/Targets.md"
 
 format:
 	@git ls-files '*.cpp' '*.h' '*.c' | xargs clang-format -i

@@ -19,6 +19,12 @@ config.substitutions.append(("%mpt_src_root", config.mpt_src_root))
 config.substitutions.append(("%mpt_obj_root", config.mpt_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%cmake", config.cmake_executable))
+config.substitutions.append(
+    ("%check_casts", config.python_executable + " " +
+     os.path.join(config.test_source_root, "Inputs", "check_casts.py")))
+config.substitutions.append(
+    ("%check_report", config.python_executable + " " +
+     os.path.join(config.test_source_root, "Inputs", "check_report.py")))
 config.substitutions.append(("%c_compiler", config.c_compiler))
 config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
 

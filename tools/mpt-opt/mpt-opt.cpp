@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mpt/Dialect/MPT/IR/PrecisionPolicy.h"
 #include "mpt/Dialect/MPT/Transforms/Targets.h"
 #include "mpt/InitAll.h"
 
@@ -13,13 +14,30 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+/// Prints the default class lists as a Markdown table.
+static void printPrecisionPolicy(llvm::raw_ostream &os) {
+  os << "| op | class | reason |\n| --- | --- | --- |\n";
+  for (auto table :
+       {mpt::getMPTPrecisionPolicy(), mpt::getUpstreamPrecisionPolicy()})
+    for (const mpt::PrecisionPolicyEntry &entry : table)
+      os << "| `" << entry.opName << "` | "
+         << mpt::stringifyPrecisionClass(entry.precisionClass) << " | "
+         << entry.reason << " |\n";
+}
+
 int main(int argc, char **argv) {
-  // `--mpt-list-targets` prints the GPU support matrix and exits.
-  for (int i = 1; i < argc; ++i)
-    if (llvm::StringRef(argv[i]) == "--mpt-list-targets") {
+  // Informational flags: print and exit.
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--mpt-list-targets") {
       mpt::printGpuTargetTable(llvm::outs());
       return 0;
     }
+    if (arg == "--mpt-list-precision-policy") {
+      printPrecisionPolicy(llvm::outs());
+      return 0;
+    }
+  }
 
   mlir::DialectRegistry registry;
   mpt::registerAllDialects(registry);

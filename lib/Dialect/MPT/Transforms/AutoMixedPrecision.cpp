@@ -183,14 +183,24 @@ public:
   Coloring(FunctionOpInterface func, const PrecisionLists *lists,
            FloatType lowType)
       : lowType(lowType) {
-    func->walk([&](Operation *op) {
-      if (op == func.getOperation() || op->hasTrait<OpTrait::IsTerminator>() ||
-          op->getNumRegions() > 0)
-        return;
+    func->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+      if (op == func.getOperation() || op->hasTrait<OpTrait::IsTerminator>())
+        return WalkResult::advance();
+      // Structural ops (loops, ...) are not nodes; their bodies are walked.
+      // Ops whose regions are their own implementation (linalg) are nodes.
+      if (op->getNumRegions() > 0) {
+        if (!isa<PrecisionPolicyOpInterface>(op))
+          return WalkResult::advance();
+        if (hasFloatTensor(op->getOperandTypes()) ||
+            hasFloatTensor(op->getResultTypes()))
+          nodes.insert({op, classify(op, lists)});
+        return WalkResult::skip();
+      }
       if (!hasFloatTensor(op->getOperandTypes()) &&
           !hasFloatTensor(op->getResultTypes()))
-        return;
+        return WalkResult::advance();
       nodes.insert({op, classify(op, lists)});
+      return WalkResult::advance();
     });
   }
 
@@ -269,28 +279,44 @@ private:
     return it == nodes.end() ? nullptr : &it->second;
   }
 
-  /// Nodes that consume a result of `node`.
-  SmallVector<Node *> consumers(Node &node) {
+  /// Nodes that consume a result of `node`. With `lowOnly`, only edges that
+  /// would carry a low-precision value count: from a result that changes
+  /// type to an operand that does (not, say, a contraction's fp32 output or
+  /// accumulator).
+  SmallVector<Node *> consumers(Node &node, bool lowOnly = false) {
     SmallVector<Node *> result;
-    for (Operation *user : node.op->getUsers())
-      if (Node *n = lookup(user))
-        result.push_back(n);
+    for (OpResult r : node.op->getResults()) {
+      if (lowOnly && !isLowResult(node.op, r.getResultNumber()))
+        continue;
+      for (OpOperand &use : r.getUses())
+        if (Node *n = lookup(use.getOwner()))
+          if (!lowOnly || isLowOperand(n->op, use.getOperandNumber()))
+            result.push_back(n);
+    }
     return result;
   }
 
-  /// Nodes that produce an operand of `node`.
-  SmallVector<Node *> producers(Node &node) {
+  /// Nodes that produce an operand of `node` (`lowOnly` as for consumers).
+  SmallVector<Node *> producers(Node &node, bool lowOnly = false) {
     SmallVector<Node *> result;
-    for (Value operand : node.op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        if (Node *n = lookup(def))
+    for (OpOperand &operand : node.op->getOpOperands()) {
+      if (lowOnly && !isLowOperand(node.op, operand.getOperandNumber()))
+        continue;
+      auto r = dyn_cast<OpResult>(operand.get());
+      if (!r)
+        continue;
+      if (Node *n = lookup(r.getOwner()))
+        if (!lowOnly || isLowResult(n->op, r.getResultNumber()))
           result.push_back(n);
+    }
     return result;
   }
 
-  /// Infer and clear ops that may change color.
+  /// Infer and clear ops that may change color. Constants never change
+  /// color: their low-precision users get a converted copy.
   bool isFollower(const Node &n) {
     return n.eligible && !n.forced && !isa<CastOp>(n.op) &&
+           !getFloatConstant(n.op) &&
            (n.cls == PrecisionClass::infer || n.cls == PrecisionClass::clear);
   }
 
@@ -370,7 +396,8 @@ private:
           worklist.push_back({&n, &n});
       while (!worklist.empty()) {
         auto [n, from] = worklist.pop_back_val();
-        for (Node *m : forward ? consumers(*n) : producers(*n))
+        for (Node *m : forward ? consumers(*n, /*lowOnly=*/true)
+                               : producers(*n, /*lowOnly=*/true))
           if (isFollower(*m) && !m->deny && seen.try_emplace(m, from).second)
             worklist.push_back({m, from});
       }
@@ -393,8 +420,8 @@ private:
         worklist.push_back(&n);
     while (!worklist.empty()) {
       Node *n = worklist.pop_back_val();
-      SmallVector<Node *> neighbours = consumers(*n);
-      llvm::append_range(neighbours, producers(*n));
+      SmallVector<Node *> neighbours = consumers(*n, /*lowOnly=*/true);
+      llvm::append_range(neighbours, producers(*n, /*lowOnly=*/true));
       for (Node *m : neighbours)
         if (isFollower(*m) && m->cls == PrecisionClass::clear && !m->deny &&
             !m->low) {
@@ -435,9 +462,12 @@ private:
     case PrecisionClass::infer:
       return "infer, not between allow ops; stays fp32";
     case PrecisionClass::clear:
-      return isa<CastOp>(n.op) ? "existing cast; a user needs fp32"
-                               : "clear, not next to a low-precision op; "
-                                 "stays fp32";
+      if (isa<CastOp>(n.op))
+        return "existing cast; a user needs fp32";
+      if (getFloatConstant(n.op))
+        return "constant; low-precision users get a copy converted at "
+               "compile time";
+      return "clear, not next to a low-precision op; stays fp32";
     }
     llvm_unreachable("covered switch");
   }
@@ -467,6 +497,11 @@ public:
     return result;
   }
 
+  /// Whether constant `op` was given a converted copy.
+  bool converted(Operation *op) const {
+    return convertedConstants.contains(op);
+  }
+
   unsigned numCasts = 0;
   unsigned numConstants = 0;
 
@@ -493,6 +528,7 @@ private:
         if (Operation *c = def->getDialect()->materializeConstant(
                 builder, converted, type, def->getLoc())) {
           ++numConstants;
+          convertedConstants.insert(def);
           return c->getResult(0);
         }
       }
@@ -513,6 +549,7 @@ private:
 
   OpBuilder builder;
   llvm::DenseMap<std::pair<Value, Type>, Value> cache;
+  llvm::DenseSet<Operation *> convertedConstants;
 };
 
 //===----------------------------------------------------------------------===//
@@ -671,9 +708,18 @@ struct AutoMixedPrecisionPass
     if (changeSignature &&
         !SymbolTable::symbolKnownUseEmpty(funcOp, getOperation())) {
       return funcOp.emitError()
-             << "keep-io-types=false cannot change the signature of @"
+             << "mpt-auto-mixed-precision: keep-io-types=false cannot change "
+                "the signature of @"
              << funcOp.getSymName() << ": it is called in the module";
     }
+    // Results change type only with a single return.
+    SmallVector<func::ReturnOp> returns;
+    if (changeSignature)
+      funcOp.walk([&](func::ReturnOp ret) {
+        if (ret->getParentOp() == funcOp.getOperation())
+          returns.push_back(ret);
+      });
+    bool changeResults = returns.size() == 1;
 
     // Retype the results of low-precision ops.
     llvm::DenseMap<Value, Type> originalType;
@@ -710,8 +756,7 @@ struct AutoMixedPrecisionPass
     func->walk([&](Operation *op) {
       auto it = coloring.nodes.find(op);
       bool lowUser = it != coloring.nodes.end() && it->second.low;
-      bool keepsLow = changeSignature && isa<func::ReturnOp>(op) &&
-                      op->getParentOp() == func.getOperation();
+      bool keepsLow = changeResults && op == returns.front().getOperation();
       for (OpOperand &use : op->getOpOperands()) {
         Value v = use.get();
         Type original = originalType.lookup(v);
@@ -726,32 +771,20 @@ struct AutoMixedPrecisionPass
     });
     for (auto [use, desired] : fixes)
       use->set(casts.get(use->get(), desired));
+    OpBuilder builder(&getContext());
+    for (auto &[op, n] : coloring.nodes)
+      if (n.low)
+        if (auto policy = dyn_cast<PrecisionPolicyOpInterface>(n.op))
+          n.op = policy.finalizeLowPrecision(builder);
     counters.casts += casts.numCasts;
     counters.constants += casts.numConstants;
 
-    // Absorbed casts to their own type disappear.
-    for (auto &[op, n] : coloring.nodes)
-      if (auto cast = dyn_cast<CastOp>(op))
-        if (n.low && cast.getInput().getType() == cast.getType()) {
-          cast.replaceAllUsesWith(cast.getInput());
-          cast.erase();
-          n.op = nullptr;
-        }
-
-    if (changeSignature) {
-      auto ret = cast<func::ReturnOp>(entry.getTerminator());
-      funcOp.setType(FunctionType::get(&getContext(), entry.getArgumentTypes(),
-                                       ret.getOperandTypes()));
-    }
-
     if (!report.empty())
-      for (auto &[op, n] : coloring.nodes) {
-        if (!n.op)
-          continue;
+      for (auto &[key, n] : coloring.nodes) {
         entries.push_back(llvm::json::Object{
             {"function", func.getName().str()},
-            {"op", op->getName().getStringRef().str()},
-            {"loc", formatLoc(op->getLoc())},
+            {"op", n.op->getName().getStringRef().str()},
+            {"loc", formatLoc(n.op->getLoc())},
             {"class", n.cls ? stringifyPrecisionClass(*n.cls).str()
                             : std::string("none")},
             {"precision",
@@ -759,6 +792,27 @@ struct AutoMixedPrecisionPass
             {"rule", n.rule},
         });
       }
+
+    // Absorbed casts to their own type disappear, and so do constants whose
+    // users all took a converted copy.
+    for (auto &item : coloring.nodes) {
+      Operation *op = item.second.op;
+      auto cast = dyn_cast<CastOp>(op);
+      if (cast && item.second.low &&
+          cast.getInput().getType() == cast.getType()) {
+        cast.replaceAllUsesWith(cast.getInput());
+        cast.erase();
+      } else if (getFloatConstant(op) && op->use_empty() &&
+                 casts.converted(op)) {
+        op->erase();
+      }
+    }
+
+    if (changeSignature)
+      funcOp.setType(FunctionType::get(
+          &getContext(), entry.getArgumentTypes(),
+          changeResults ? TypeRange(returns.front().getOperandTypes())
+                        : TypeRange(funcOp.getResultTypes())));
     return success();
   }
 

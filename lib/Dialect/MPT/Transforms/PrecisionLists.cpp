@@ -11,14 +11,53 @@
 using namespace mpt;
 using llvm::StringRef;
 
-/// The 1-based line of the first occurrence of `"text"` in `buffer` (the
-/// JSON library keeps no positions for values), or 1.
-static unsigned lineOf(StringRef buffer, StringRef text) {
-  size_t pos = buffer.find(("\"" + text + "\"").str());
-  if (pos == StringRef::npos)
-    return 1;
-  return buffer.take_front(pos).count('\n') + 1;
-}
+namespace {
+/// Finds where things are in the file: the JSON library keeps no positions,
+/// so a path of quoted strings (class, action, name) is searched for in
+/// order, each after the previous one.
+class Locator {
+public:
+  explicit Locator(StringRef text) : text(text) {}
+
+  /// The offset of the last string of `path`, or npos.
+  size_t find(llvm::ArrayRef<StringRef> path) const {
+    size_t pos = 0;
+    for (StringRef part : path) {
+      pos = text.find(("\"" + part + "\"").str(), pos);
+      if (pos == StringRef::npos)
+        return pos;
+      pos += part.size() + 2;
+    }
+    return pos - path.back().size() - 2;
+  }
+
+  /// The 1-based line of `path` (1 when not found).
+  unsigned line(llvm::ArrayRef<StringRef> path) const {
+    size_t pos = find(path);
+    return pos == StringRef::npos ? 1 : text.take_front(pos).count('\n') + 1;
+  }
+
+  /// The keys of `object` in the order they appear in the file, below
+  /// `prefix`.
+  std::vector<StringRef> ordered(const llvm::json::Object &object,
+                                 llvm::ArrayRef<StringRef> prefix) const {
+    std::vector<std::pair<size_t, StringRef>> keys;
+    for (const auto &entry : object) {
+      llvm::SmallVector<StringRef> path(prefix);
+      path.push_back(entry.first);
+      keys.push_back({find(path), entry.first});
+    }
+    llvm::sort(keys);
+    std::vector<StringRef> result;
+    for (auto &[pos, key] : keys)
+      result.push_back(key);
+    return result;
+  }
+
+private:
+  StringRef text;
+};
+} // namespace
 
 llvm::FailureOr<PrecisionLists> PrecisionLists::load(StringRef path,
                                                      std::string &error) {
@@ -29,17 +68,28 @@ llvm::FailureOr<PrecisionLists> PrecisionLists::load(StringRef path,
     return llvm::failure();
   }
   StringRef text = (*buffer)->getBuffer();
-  auto fail = [&](StringRef key, const llvm::Twine &message) {
+  Locator locator(text);
+  auto fail = [&](llvm::ArrayRef<StringRef> where, const llvm::Twine &message) {
     error =
-        llvm::formatv("{0}:{1}: {2}", path, lineOf(text, key), message.str());
+        llvm::formatv("{0}:{1}: {2}", path, locator.line(where), message.str());
     return llvm::failure();
   };
 
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
   if (!json) {
     // The parser's message reads "[line:col, byte=N]: what".
-    error = llvm::formatv("malformed lists file '{0}': {1}", path,
-                          llvm::toString(json.takeError()));
+    std::string message = llvm::toString(json.takeError());
+    StringRef rest = message;
+    unsigned line = 0, column = 0;
+    if (rest.consume_front("[") && !rest.consumeInteger(10, line) &&
+        rest.consume_front(":") && !rest.consumeInteger(10, column)) {
+      rest = rest.drop_until([](char c) { return c == ']'; });
+      rest.consume_front("]: ");
+      error = llvm::formatv("{0}:{1}:{2}: malformed lists file: {3}", path,
+                            line, column, rest);
+    } else {
+      error = llvm::formatv("{0}: malformed lists file: {1}", path, message);
+    }
     return llvm::failure();
   }
   const llvm::json::Object *root = json->getAsObject();
@@ -53,37 +103,43 @@ llvm::FailureOr<PrecisionLists> PrecisionLists::load(StringRef path,
 
   PrecisionLists lists;
   llvm::StringMap<std::string> addedIn;
-  for (const auto &[key, value] : *root) {
+  for (StringRef key : locator.ordered(*root, {})) {
+    const llvm::json::Value &value = *root->get(key);
     std::optional<PrecisionClass> cls = symbolizePrecisionClass(key);
     if (!cls)
-      return fail(key, "unknown class '" + key.str() +
-                           "'; expected allow, deny, infer or clear");
+      return fail({key}, "unknown class '" + key.str() +
+                             "'; expected allow, deny, infer or clear");
     const llvm::json::Object *edits = value.getAsObject();
     if (!edits)
-      return fail(key, "class '" + key.str() +
-                           "' must map to an object with \"add\" and/or "
-                           "\"remove\" lists");
-    for (const auto &[action, names] : *edits) {
+      return fail({key}, "class '" + key.str() +
+                             "' must map to an object with \"add\" and/or "
+                             "\"remove\" lists");
+    for (StringRef action : locator.ordered(*edits, {key})) {
+      const llvm::json::Value &names = *edits->get(action);
       if (action != "add" && action != "remove")
-        return fail(action, "unknown key '" + action.str() + "' in class '" +
-                                key.str() + "'; expected add or remove");
+        return fail({key, action}, "unknown key '" + action.str() +
+                                       "' in class '" + key.str() +
+                                       "'; expected add or remove");
       const llvm::json::Array *array = names.getAsArray();
       if (!array)
-        return fail(action, "'" + action.str() + "' of class '" + key.str() +
-                                "' must be a list of op names");
+        return fail({key, action}, "'" + action.str() + "' of class '" +
+                                       key.str() +
+                                       "' must be a list of op names");
       for (const llvm::json::Value &entry : *array) {
         std::optional<StringRef> name = entry.getAsString();
         if (!name || !name->contains('.'))
-          return fail(action, "'" + action.str() + "' of class '" + key.str() +
-                                  "' must hold op names such as \"mpt.gelu\"");
+          return fail({key, action},
+                      "'" + action.str() + "' of class '" + key.str() +
+                          "' must hold op names such as \"mpt.gelu\"");
         if (action == "remove") {
           lists.removed[*name].push_back(*cls);
           continue;
         }
         auto [it, inserted] = addedIn.try_emplace(*name, key.str());
         if (!inserted && it->second != key)
-          return fail(*name, "op '" + name->str() + "' is added to both '" +
-                                 it->second + "' and '" + key.str() + "'");
+          return fail({key, action, *name},
+                      "op '" + name->str() + "' is added to both '" +
+                          it->second + "' and '" + key.str() + "'");
         lists.added[*name] = *cls;
       }
     }

@@ -142,8 +142,33 @@ struct TosaConvModel
   }
 };
 
+/// tosa.clamp: its bounds are attributes of the element type.
+struct TosaClampModel
+    : public PrecisionPolicyOpInterface::ExternalModel<TosaClampModel,
+                                                       tosa::ClampOp> {
+  PrecisionClass getPrecisionClass(Operation *op) const {
+    return lookupUpstreamClass(op);
+  }
+  Operation *finalizeLowPrecision(Operation *op, OpBuilder &) const {
+    auto clamp = cast<tosa::ClampOp>(op);
+    auto type = cast<FloatType>(clamp.getType().getElementType());
+    for (StringRef name : {"min_val", "max_val"}) {
+      auto bound = op->getAttrOfType<FloatAttr>(name);
+      if (!bound || bound.getType() == type)
+        continue;
+      APFloat value = bound.getValue();
+      bool losesInfo;
+      value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+      op->setAttr(name, FloatAttr::get(type, value));
+    }
+    return op;
+  }
+};
+
 /// linalg contractions: the `ins` take the low type, the `outs` (the
-/// accumulator) and the results stay fp32.
+/// accumulator) and the results stay fp32. The implicit body is rebuilt for
+/// the new input types (it extends them to f32).
 template <typename OpTy>
 struct LinalgContractionModel
     : public PrecisionPolicyOpInterface::ExternalModel<
@@ -155,6 +180,19 @@ struct LinalgContractionModel
     return index < cast<DestinationStyleOpInterface>(op).getNumDpsInputs();
   }
   bool isLowPrecisionResult(Operation *, unsigned) const { return false; }
+  Operation *finalizeLowPrecision(Operation *op, OpBuilder &builder) const {
+    auto dps = cast<DestinationStyleOpInterface>(op);
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute attr : op->getAttrs())
+      if (attr.getName() != "operandSegmentSizes")
+        attrs.push_back(attr);
+    builder.setInsertionPoint(op);
+    auto rebuilt = OpTy::create(builder, op->getLoc(), op->getResultTypes(),
+                                dps.getDpsInputs(), dps.getDpsInits(), attrs);
+    op->replaceAllUsesWith(rebuilt);
+    op->erase();
+    return rebuilt;
+  }
 };
 } // namespace
 
@@ -168,15 +206,15 @@ void mpt::registerPrecisionPolicyExternalModels(DialectRegistry &registry) {
     attach<FloatOutputModel, tosa::MatMulOp>(ctx);
     attach<TosaConvModel, tosa::Conv2DOp, tosa::Conv3DOp,
            tosa::DepthwiseConv2DOp, tosa::TransposeConv2DOp>(ctx);
+    tosa::ClampOp::attachInterface<TosaClampModel>(*ctx);
     attach<TableModel, tosa::ExpOp, tosa::LogOp, tosa::PowOp, tosa::RsqrtOp,
            tosa::ReduceSumOp, tosa::ReduceProductOp, tosa::AddOp, tosa::SubOp,
            tosa::MulOp, tosa::ReciprocalOp, tosa::TanhOp, tosa::SigmoidOp,
-           tosa::ErfOp, tosa::AvgPool2dOp, tosa::ClampOp, tosa::MaximumOp,
-           tosa::MinimumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
-           tosa::MaxPool2dOp, tosa::AbsOp, tosa::NegateOp, tosa::SelectOp,
-           tosa::ReshapeOp, tosa::TransposeOp, tosa::ConcatOp, tosa::SliceOp,
-           tosa::PadOp, tosa::TileOp, tosa::IdentityOp, tosa::GatherOp,
-           tosa::ConstOp>(ctx);
+           tosa::ErfOp, tosa::AvgPool2dOp, tosa::MaximumOp, tosa::MinimumOp,
+           tosa::ReduceMaxOp, tosa::ReduceMinOp, tosa::MaxPool2dOp, tosa::AbsOp,
+           tosa::NegateOp, tosa::SelectOp, tosa::ReshapeOp, tosa::TransposeOp,
+           tosa::ConcatOp, tosa::SliceOp, tosa::PadOp, tosa::TileOp,
+           tosa::IdentityOp, tosa::GatherOp, tosa::ConstOp>(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
     attach<TableModel, arith::AddFOp, arith::SubFOp, arith::MulFOp,

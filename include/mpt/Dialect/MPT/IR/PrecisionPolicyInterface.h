@@ -3,6 +3,7 @@
 #ifndef MPT_DIALECT_MPT_IR_PRECISIONPOLICYINTERFACE_H
 #define MPT_DIALECT_MPT_IR_PRECISIONPOLICYINTERFACE_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"

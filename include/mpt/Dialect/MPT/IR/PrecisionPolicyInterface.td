@@ -67,7 +67,17 @@ def MPT_PrecisionPolicyOpInterface : OpInterface<"PrecisionPolicyOpInterface"> {
       /*methodName=*/"setAccumulatorType",
       /*args=*/(ins "::mlir::Type":$type),
       /*methodBody=*/"",
-      /*defaultImplementation=*/"return;">
+      /*defaultImplementation=*/"return;">,
+    InterfaceMethod<
+      /*desc=*/[{Called once the op's operands and results have their low
+                 types: adjusts what depends on them (typed attributes, an
+                 implicit body) and returns the op, or the op that replaced
+                 it.}],
+      /*retType=*/"::mlir::Operation *",
+      /*methodName=*/"finalizeLowPrecision",
+      /*args=*/(ins "::mlir::OpBuilder &":$builder),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return $_op;">
   ];
 }
 
