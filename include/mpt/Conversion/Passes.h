@@ -1,0 +1,26 @@
+//===- Passes.h - mpt conversion passes -------------------------*- C++ -*-===//
+
+#ifndef MPT_CONVERSION_PASSES_H
+#define MPT_CONVERSION_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+class TypeConverter;
+} // namespace mlir
+
+namespace mpt {
+
+#define GEN_PASS_DECL
+#include "mpt/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "mpt/Conversion/Passes.h.inc"
+
+/// Adds the patterns that rewrite mpt ops into linalg/tensor/arith/math.
+void populateMPTToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace mpt
+
+#endif // MPT_CONVERSION_PASSES_H

@@ -1,0 +1,1070 @@
+//===- MPTToLinalg.cpp - convert-mpt-to-linalg ----------------------------===//
+//
+// Lowers every mpt op to linalg (named ops where they exist, linalg.generic
+// otherwise), tensor, arith and math ops on tensors. Narrow float types
+// (f16, bf16, f8) compute in f32 inside each op and round its result once;
+// contractions accumulate in their `acc` type when they have one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Conversion/Passes.h"
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <numeric>
+
+namespace mpt {
+#define GEN_PASS_DEF_CONVERTMPTTOLINALG
+#include "mpt/Conversion/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+using namespace mpt;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Scalar helpers
+//===----------------------------------------------------------------------===//
+
+/// The type an op on `element` computes in: f32 for narrower floats.
+Type computeType(Type element) {
+  auto f = dyn_cast<FloatType>(element);
+  if (f && f.getWidth() < 32)
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+/// Converts a scalar between numeric types (extf/truncf for floats, rounding
+/// to nearest even; sitofp/fptosi/ext/trunc otherwise).
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  auto ff = dyn_cast<FloatType>(from), tf = dyn_cast<FloatType>(to);
+  if (ff && tf)
+    return ff.getWidth() < tf.getWidth() ||
+                   (ff.getWidth() == tf.getWidth() &&
+                    APFloat::isRepresentableBy(ff.getFloatSemantics(),
+                                               tf.getFloatSemantics()))
+               ? arith::ExtFOp::create(b, loc, to, v).getResult()
+               : arith::TruncFOp::create(b, loc, to, v).getResult();
+  if (!ff && tf)
+    return arith::SIToFPOp::create(b, loc, to, v);
+  if (ff && !tf)
+    return arith::FPToSIOp::create(b, loc, to, v);
+  auto fi = cast<IntegerType>(from), ti = cast<IntegerType>(to);
+  if (fi.getWidth() < ti.getWidth())
+    return arith::ExtSIOp::create(b, loc, to, v);
+  return arith::TruncIOp::create(b, loc, to, v);
+}
+
+Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+Value indexConst(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor helpers
+//===----------------------------------------------------------------------===//
+
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  Type element) {
+  return tensor::EmptyOp::create(b, loc, shape, element);
+}
+
+Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   Type element, Value scalar) {
+  Value empty = emptyTensor(b, loc, shape, element);
+  return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
+}
+
+/// The map from a `rank`-D iteration space to an operand of shape `shape`
+/// broadcast (numpy rules) into the result shape `result`.
+AffineMap broadcastMap(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                       ArrayRef<int64_t> result) {
+  int64_t rank = result.size(), offset = rank - shape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, dim] : llvm::enumerate(shape)) {
+    int64_t r = result[offset + i];
+    exprs.push_back(dim == 1 && r != 1 ? getAffineConstantExpr(0, ctx)
+                                       : getAffineDimExpr(offset + i, ctx));
+  }
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+/// The map from a `rank`-D iteration space that drops the dimensions in
+/// `dropped` (a reduced tensor read back in the full space).
+AffineMap droppingMap(MLIRContext *ctx, int64_t rank,
+                      ArrayRef<int64_t> dropped) {
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(dropped, d))
+      exprs.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+using BodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+/// A parallel linalg.generic producing a tensor of `shape` x `element` from
+/// `inputs` read through `maps`. The body gets the input scalars converted to
+/// `compute` (when set) and its result is converted to `element`.
+Value buildGeneric(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                   Type element, ValueRange inputs, ArrayRef<AffineMap> maps,
+                   Type compute, BodyFn body) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = shape.size();
+  SmallVector<AffineMap> indexing(maps);
+  indexing.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  Value init = emptyTensor(b, loc, shape, element);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, indexing,
+      iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        SmallVector<Value> converted;
+        for (Value arg : args.drop_back())
+          converted.push_back(compute ? convertScalar(nb, nl, arg, compute)
+                                      : arg);
+        Value result = body(nb, nl, converted);
+        linalg::YieldOp::create(nb, nl, convertScalar(nb, nl, result, element));
+      });
+  return generic.getResult(0);
+}
+
+/// Elementwise over the result shape with numpy broadcasting of `inputs`.
+Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType result,
+                       ValueRange inputs, BodyFn body) {
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs)
+    maps.push_back(broadcastMap(b.getContext(), tensorType(in).getShape(),
+                                result.getShape()));
+  return buildGeneric(b, loc, result.getShape(), result.getElementType(),
+                      inputs, maps, computeType(result.getElementType()), body);
+}
+
+enum class Combine { sum, max };
+
+/// Reduces `input` over `axes` (sorted, in range) into a tensor of the
+/// remaining dimensions, accumulating in `acc` from `init`. `value` maps each
+/// input scalar (already converted to `acc`) to what is accumulated.
+Value buildReduction(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes, Type acc,
+    Combine combine,
+    function_ref<Value(OpBuilder &, Location, Value)> value = nullptr) {
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> shape = tensorType(input).getShape();
+  int64_t rank = shape.size();
+  SmallVector<int64_t> outShape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(axes, d))
+      outShape.push_back(shape[d]);
+  double initValue =
+      combine == Combine::sum ? 0.0 : -std::numeric_limits<double>::infinity();
+  Value init =
+      filledTensor(b, loc, outShape, acc, floatConst(b, loc, acc, initValue));
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                 droppingMap(ctx, rank, axes)};
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d)
+    iterators.push_back(llvm::is_contained(axes, d)
+                            ? utils::IteratorType::reduction
+                            : utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{input}, ValueRange{init},
+      maps, iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value x = convertScalar(nb, nl, args[0], acc);
+        if (value)
+          x = value(nb, nl, x);
+        Value r =
+            combine == Combine::sum
+                ? arith::AddFOp::create(nb, nl, args[1], x).getResult()
+                : arith::MaximumFOp::create(nb, nl, args[1], x).getResult();
+        linalg::YieldOp::create(nb, nl, r);
+      });
+  return generic.getResult(0);
+}
+
+/// Converts every element of a tensor to `element`.
+Value convertTensor(OpBuilder &b, Location loc, Value input, Type element) {
+  RankedTensorType type = tensorType(input);
+  if (type.getElementType() == element)
+    return input;
+  return buildGeneric(
+      b, loc, type.getShape(), element, input,
+      {AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext())},
+      nullptr, [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+}
+
+/// Pads `input` with `value` (a scalar of the element type).
+Value padTensor(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> low,
+                ArrayRef<int64_t> high, Value value) {
+  if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(high, [](int64_t p) { return p == 0; }))
+    return input;
+  RankedTensorType type = tensorType(input);
+  SmallVector<int64_t> shape;
+  for (auto [d, l, h] : llvm::zip(type.getShape(), low, high))
+    shape.push_back(d + l + h);
+  auto result = RankedTensorType::get(shape, type.getElementType());
+  SmallVector<OpFoldResult> lo, hi;
+  for (auto [l, h] : llvm::zip(low, high)) {
+    lo.push_back(b.getIndexAttr(l));
+    hi.push_back(b.getIndexAttr(h));
+  }
+  return tensor::PadOp::create(b, loc, result, input, lo, hi, value,
+                               /*nofold=*/false);
+}
+
+/// The input transposed by `perm` (linalg.transpose).
+Value transposeTensor(OpBuilder &b, Location loc, Value input,
+                      ArrayRef<int64_t> perm) {
+  RankedTensorType type = tensorType(input);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  Value init = emptyTensor(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, input, init, perm).getResult()[0];
+}
+
+/// Reshapes a static tensor by collapsing it to 1-D and expanding it.
+Value reshapeTensor(OpBuilder &b, Location loc, Value input,
+                    RankedTensorType result) {
+  RankedTensorType type = tensorType(input);
+  if (type == result)
+    return input;
+  auto flatType =
+      RankedTensorType::get({type.getNumElements()}, type.getElementType());
+  Value flat = input;
+  if (type.getRank() != 1) {
+    ReassociationIndices all(type.getRank());
+    std::iota(all.begin(), all.end(), 0);
+    flat = tensor::CollapseShapeOp::create(
+        b, loc, type.getRank() == 0 ? flatType : flatType, input,
+        type.getRank() == 0 ? SmallVector<ReassociationIndices>{}
+                            : SmallVector<ReassociationIndices>{all});
+  }
+  if (result.getRank() == 1)
+    return flat;
+  if (result.getRank() == 0)
+    return tensor::CollapseShapeOp::create(b, loc, result, flat,
+                                           SmallVector<ReassociationIndices>{});
+  ReassociationIndices all(result.getRank());
+  std::iota(all.begin(), all.end(), 0);
+  return tensor::ExpandShapeOp::create(b, loc, result, flat,
+                                       SmallVector<ReassociationIndices>{all});
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// Shared checks: the CPU lowering handles static shapes.
+LogicalResult checkStatic(Operation *op, PatternRewriter &rewriter) {
+  for (Type t :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(t))
+      if (!tensor.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "dynamic shape");
+  return success();
+}
+
+template <typename OpTy>
+struct MPTPattern : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const final {
+    if (failed(checkStatic(op, rewriter)))
+      return failure();
+    Value result = lower(op, rewriter);
+    if (!result)
+      return failure();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  virtual Value lower(OpTy op, PatternRewriter &b) const = 0;
+};
+
+/// Elementwise unary ops: `fn` computes the op on one scalar of the compute
+/// type.
+template <typename OpTy>
+struct UnaryPattern : public MPTPattern<OpTy> {
+  using Fn = Value (*)(OpBuilder &, Location, Value, OpTy);
+  UnaryPattern(MLIRContext *ctx, Fn fn) : MPTPattern<OpTy>(ctx), fn(fn) {}
+  Value lower(OpTy op, PatternRewriter &b) const override {
+    return buildElementwise(b, op.getLoc(), op.getType(), op.getInput(),
+                            [&](OpBuilder &nb, Location l, ValueRange args) {
+                              return fn(nb, l, args[0], op);
+                            });
+  }
+  Fn fn;
+};
+
+template <typename OpTy>
+struct BinaryPattern : public MPTPattern<OpTy> {
+  using Fn = Value (*)(OpBuilder &, Location, Value, Value);
+  BinaryPattern(MLIRContext *ctx, Fn fn) : MPTPattern<OpTy>(ctx), fn(fn) {}
+  Value lower(OpTy op, PatternRewriter &b) const override {
+    return buildElementwise(b, op.getLoc(), op.getType(),
+                            {op.getLhs(), op.getRhs()},
+                            [&](OpBuilder &nb, Location l, ValueRange args) {
+                              return fn(nb, l, args[0], args[1]);
+                            });
+  }
+  Fn fn;
+};
+
+template <typename ArithOp>
+Value binary(OpBuilder &b, Location loc, Value x, Value y) {
+  return ArithOp::create(b, loc, x, y);
+}
+
+template <typename MathOp, typename OpTy>
+Value unary(OpBuilder &b, Location loc, Value x, OpTy) {
+  return MathOp::create(b, loc, x);
+}
+
+template <typename OpTy>
+Value sigmoid(OpBuilder &b, Location loc, Value x, OpTy) {
+  Value one = floatConst(b, loc, x.getType(), 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  return arith::DivFOp::create(b, loc, one,
+                               arith::AddFOp::create(b, loc, one, e));
+}
+
+template <typename OpTy>
+Value reciprocal(OpBuilder &b, Location loc, Value x, OpTy) {
+  return arith::DivFOp::create(b, loc, floatConst(b, loc, x.getType(), 1.0), x);
+}
+
+template <typename OpTy>
+Value relu(OpBuilder &b, Location loc, Value x, OpTy) {
+  return arith::MaximumFOp::create(b, loc, x,
+                                   floatConst(b, loc, x.getType(), 0.0));
+}
+
+Value gelu(OpBuilder &b, Location loc, Value x, GeluOp op) {
+  Type t = x.getType();
+  Value half = floatConst(b, loc, t, 0.5), one = floatConst(b, loc, t, 1.0);
+  Value inner;
+  if (op.getApproximate() == GeluApproximation::tanh) {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    Value x3 =
+        arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
+    Value s = arith::AddFOp::create(
+        b, loc, x,
+        arith::MulFOp::create(b, loc, floatConst(b, loc, t, 0.044715), x3));
+    inner = math::TanhOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc,
+                              floatConst(b, loc, t, std::sqrt(2.0 / M_PI)), s));
+  } else {
+    // 0.5 x (1 + erf(x / sqrt(2)))
+    inner = math::ErfOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, x, floatConst(b, loc, t, M_SQRT1_2)));
+  }
+  return arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, half, x),
+                               arith::AddFOp::create(b, loc, one, inner));
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+/// Swaps the last two dimensions.
+Value transposeLastTwo(OpBuilder &b, Location loc, Value v) {
+  int64_t rank = tensorType(v).getRank();
+  SmallVector<int64_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return transposeTensor(b, loc, v, perm);
+}
+
+/// Rounds an accumulator tensor to the result element type.
+Value roundTo(OpBuilder &b, Location loc, Value acc, Type element) {
+  return convertTensor(b, loc, acc, element);
+}
+
+struct MatmulPattern : public MPTPattern<MatmulOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(MatmulOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    if (op.getTransposeA())
+      lhs = transposeLastTwo(b, loc, lhs);
+    if (op.getTransposeB())
+      rhs = transposeLastTwo(b, loc, rhs);
+    RankedTensorType type = op.getType();
+    Type acc = op.getAccType().value_or(type.getElementType());
+    Value init = filledTensor(b, loc, type.getShape(), acc,
+                              floatConst(b, loc, acc, 0.0));
+    Value product =
+        linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs}, ValueRange{init})
+            .getResult(0);
+    return roundTo(b, loc, product, type.getElementType());
+  }
+};
+
+struct BatchMatmulPattern : public MPTPattern<BatchMatmulOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(BatchMatmulOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    if (op.getTransposeA())
+      lhs = transposeLastTwo(b, loc, lhs);
+    if (op.getTransposeB())
+      rhs = transposeLastTwo(b, loc, rhs);
+    RankedTensorType type = op.getType();
+    Type acc = op.getAccType().value_or(type.getElementType());
+    // Collapse the batch dimensions into one.
+    auto collapse = [&](Value v) {
+      RankedTensorType t = tensorType(v);
+      int64_t batch = 1;
+      for (int64_t d : t.getShape().drop_back(2))
+        batch *= d;
+      auto flat = RankedTensorType::get(
+          {batch, t.getDimSize(t.getRank() - 2), t.getDimSize(t.getRank() - 1)},
+          t.getElementType());
+      return reshapeTensor(b, loc, v, flat);
+    };
+    Value l = collapse(lhs), r = collapse(rhs);
+    SmallVector<int64_t> shape = {tensorType(l).getDimSize(0),
+                                  tensorType(l).getDimSize(1),
+                                  tensorType(r).getDimSize(2)};
+    Value init = filledTensor(b, loc, shape, acc, floatConst(b, loc, acc, 0.0));
+    Value product = linalg::BatchMatmulOp::create(b, loc, ValueRange{l, r},
+                                                  ValueRange{init})
+                        .getResult(0);
+    Value rounded = roundTo(b, loc, product, type.getElementType());
+    return reshapeTensor(b, loc, rounded, type);
+  }
+};
+
+struct Conv2DPattern : public MPTPattern<Conv2DOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(Conv2DOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType();
+    Type acc = op.getAccType().value_or(element);
+    bool nchw = op.getLayout() == Layout::nchw;
+    ArrayRef<int64_t> pad = op.getPadding(), strides = op.getStrides(),
+                      dilation = op.getDilation();
+    SmallVector<int64_t> low = nchw
+                                   ? SmallVector<int64_t>{0, 0, pad[0], pad[2]}
+                                   : SmallVector<int64_t>{0, pad[0], pad[2], 0};
+    SmallVector<int64_t> high =
+        nchw ? SmallVector<int64_t>{0, 0, pad[1], pad[3]}
+             : SmallVector<int64_t>{0, pad[1], pad[3], 0};
+    Value input = padTensor(b, loc, op.getInput(), low, high,
+                            floatConst(b, loc, element, 0.0));
+    Value init = filledTensor(b, loc, type.getShape(), acc,
+                              floatConst(b, loc, acc, 0.0));
+    Value result;
+    if (op.getGroups() == 1) {
+      auto stridesAttr = b.getI64TensorAttr(strides);
+      auto dilationAttr = b.getI64TensorAttr(dilation);
+      result = nchw ? linalg::Conv2DNchwFchwOp::create(
+                          b, loc, TypeRange{init.getType()},
+                          ValueRange{input, op.getFilter()}, ValueRange{init},
+                          stridesAttr, dilationAttr)
+                          .getResult(0)
+                    : linalg::Conv2DNhwcHwcfOp::create(
+                          b, loc, TypeRange{init.getType()},
+                          ValueRange{input, op.getFilter()}, ValueRange{init},
+                          stridesAttr, dilationAttr)
+                          .getResult(0);
+    } else {
+      // Grouped: a linalg.generic over (n, f, oh, ow, c, kh, kw) where the
+      // input channel of filter f is (f floordiv F/G) * C/G + c.
+      ArrayRef<int64_t> f = tensorType(op.getFilter()).getShape();
+      int64_t filters = nchw ? f[0] : f[3], cg = nchw ? f[1] : f[2];
+      int64_t fg = filters / op.getGroups();
+      AffineExpr n, fo, oh, ow, c, kh, kw;
+      bindDims(ctx, n, fo, oh, ow, c, kh, kw);
+      AffineExpr ic = fo.floorDiv(fg) * cg + c;
+      AffineExpr ih = oh * strides[0] + kh * dilation[0];
+      AffineExpr iw = ow * strides[1] + kw * dilation[1];
+      SmallVector<AffineMap> maps = {
+          AffineMap::get(7, 0,
+                         nchw ? ArrayRef<AffineExpr>{n, ic, ih, iw}
+                              : ArrayRef<AffineExpr>{n, ih, iw, ic},
+                         ctx),
+          AffineMap::get(7, 0,
+                         nchw ? ArrayRef<AffineExpr>{fo, c, kh, kw}
+                              : ArrayRef<AffineExpr>{kh, kw, c, fo},
+                         ctx),
+          AffineMap::get(7, 0,
+                         nchw ? ArrayRef<AffineExpr>{n, fo, oh, ow}
+                              : ArrayRef<AffineExpr>{n, oh, ow, fo},
+                         ctx)};
+      auto par = utils::IteratorType::parallel,
+           red = utils::IteratorType::reduction;
+      result =
+          linalg::GenericOp::create(
+              b, loc, TypeRange{init.getType()},
+              ValueRange{input, op.getFilter()}, ValueRange{init}, maps,
+              ArrayRef<utils::IteratorType>{par, par, par, par, red, red, red},
+              [&](OpBuilder &nb, Location nl, ValueRange args) {
+                Value x = convertScalar(nb, nl, args[0], acc);
+                Value w = convertScalar(nb, nl, args[1], acc);
+                Value p = arith::MulFOp::create(nb, nl, x, w);
+                linalg::YieldOp::create(
+                    nb, nl,
+                    arith::AddFOp::create(nb, nl, args[2], p).getResult());
+              })
+              .getResult(0);
+    }
+    return roundTo(b, loc, result, element);
+  }
+};
+
+struct EmbeddingPattern : public MPTPattern<EmbeddingOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(EmbeddingOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    Value table = op.getTable();
+    // out[i..., d] = table[indices[i...], d]
+    AffineMap indicesMap =
+        AffineMap::getMultiDimIdentityMap(rank, ctx).getMajorSubMap(rank - 1);
+    return buildGeneric(
+        b, loc, type.getShape(), type.getElementType(), op.getIndices(),
+        {indicesMap}, nullptr, [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value row =
+              arith::IndexCastOp::create(nb, nl, nb.getIndexType(), a[0]);
+          Value col = linalg::IndexOp::create(nb, nl, rank - 1);
+          return tensor::ExtractOp::create(nb, nl, table, ValueRange{row, col})
+              .getResult();
+        });
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Normalization and reductions
+//===----------------------------------------------------------------------===//
+
+/// softmax / log_softmax along `axis`, computed in f32 (or f64).
+Value buildSoftmax(OpBuilder &b, Location loc, Value input, int64_t axis,
+                   bool log) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = tensorType(input);
+  int64_t rank = type.getRank();
+  Type acc = computeType(type.getElementType());
+  Value max = buildReduction(b, loc, input, axis, acc, Combine::max);
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap reduced = droppingMap(ctx, rank, axis);
+  // sum_j exp(x_j - max)
+  Value shifted = buildGeneric(
+      b, loc, type.getShape(), acc, {input, max}, {id, reduced}, acc,
+      [](OpBuilder &nb, Location nl, ValueRange a) {
+        return arith::SubFOp::create(nb, nl, a[0], a[1]).getResult();
+      });
+  Value sum =
+      buildReduction(b, loc, shifted, axis, acc, Combine::sum,
+                     [](OpBuilder &nb, Location nl, Value x) {
+                       return math::ExpOp::create(nb, nl, x).getResult();
+                     });
+  return buildGeneric(
+      b, loc, type.getShape(), type.getElementType(), {shifted, sum},
+      {id, reduced}, acc, [&](OpBuilder &nb, Location nl, ValueRange a) {
+        if (log)
+          return arith::SubFOp::create(nb, nl, a[0],
+                                       math::LogOp::create(nb, nl, a[1]))
+              .getResult();
+        return arith::DivFOp::create(nb, nl, math::ExpOp::create(nb, nl, a[0]),
+                                     a[1])
+            .getResult();
+      });
+}
+
+template <typename OpTy>
+struct SoftmaxPattern : public MPTPattern<OpTy> {
+  using MPTPattern<OpTy>::MPTPattern;
+  Value lower(OpTy op, PatternRewriter &b) const override {
+    return buildSoftmax(b, op.getLoc(), op.getInput(), op.getNormalizedAxis(),
+                        std::is_same_v<OpTy, LogSoftmaxOp>);
+  }
+};
+
+/// Normalizes `input` over `axes` (mean 0, biased variance 1, epsilon added
+/// to the variance) and applies `scale * y + bias`, with scale and bias read
+/// through `paramMap`.
+Value buildNormalization(OpBuilder &b, Location loc, Value input,
+                         ArrayRef<int64_t> axes, double epsilon, Value scale,
+                         Value bias, AffineMap paramMap) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = tensorType(input);
+  int64_t rank = type.getRank();
+  Type acc = computeType(type.getElementType());
+  int64_t count = 1;
+  for (int64_t a : axes)
+    count *= type.getDimSize(a);
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap reduced = droppingMap(ctx, rank, axes);
+  Value sum = buildReduction(b, loc, input, axes, acc, Combine::sum);
+  ArrayRef<int64_t> reducedShape = tensorType(sum).getShape();
+  Value mean = buildGeneric(
+      b, loc, reducedShape, acc, sum,
+      {AffineMap::getMultiDimIdentityMap(reducedShape.size(), ctx)}, acc,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        return arith::DivFOp::create(nb, nl, a[0],
+                                     floatConst(nb, nl, acc, count))
+            .getResult();
+      });
+  Value centered = buildGeneric(
+      b, loc, type.getShape(), acc, {input, mean}, {id, reduced}, acc,
+      [](OpBuilder &nb, Location nl, ValueRange a) {
+        return arith::SubFOp::create(nb, nl, a[0], a[1]).getResult();
+      });
+  Value squares =
+      buildReduction(b, loc, centered, axes, acc, Combine::sum,
+                     [](OpBuilder &nb, Location nl, Value x) {
+                       return arith::MulFOp::create(nb, nl, x, x).getResult();
+                     });
+  Value invStd = buildGeneric(
+      b, loc, reducedShape, acc, squares,
+      {AffineMap::getMultiDimIdentityMap(reducedShape.size(), ctx)}, acc,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value var =
+            arith::DivFOp::create(nb, nl, a[0], floatConst(nb, nl, acc, count));
+        return math::RsqrtOp::create(
+                   nb, nl,
+                   arith::AddFOp::create(nb, nl, var,
+                                         floatConst(nb, nl, acc, epsilon)))
+            .getResult();
+      });
+  return buildGeneric(
+      b, loc, type.getShape(), type.getElementType(),
+      {centered, invStd, scale, bias}, {id, reduced, paramMap, paramMap}, acc,
+      [](OpBuilder &nb, Location nl, ValueRange a) {
+        Value y = arith::MulFOp::create(nb, nl, a[0], a[1]);
+        return arith::AddFOp::create(
+                   nb, nl, arith::MulFOp::create(nb, nl, y, a[2]), a[3])
+            .getResult();
+      });
+}
+
+struct LayerNormPattern : public MPTPattern<LayerNormOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(LayerNormOp op, PatternRewriter &b) const override {
+    int64_t rank = op.getInput().getType().getRank();
+    int64_t axis = op.getNormalizedAxis();
+    SmallVector<int64_t> axes;
+    for (int64_t d = axis; d < rank; ++d)
+      axes.push_back(d);
+    SmallVector<int64_t> leading(axis);
+    std::iota(leading.begin(), leading.end(), 0);
+    AffineMap paramMap = droppingMap(b.getContext(), rank, leading);
+    return buildNormalization(b, op.getLoc(), op.getInput(), axes,
+                              op.getEpsilon().convertToDouble(), op.getScale(),
+                              op.getBias(), paramMap);
+  }
+};
+
+struct BatchNormPattern : public MPTPattern<BatchNormOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(BatchNormOp op, PatternRewriter &b) const override {
+    MLIRContext *ctx = b.getContext();
+    int64_t rank = op.getInput().getType().getRank();
+    int64_t axis = op.getNormalizedAxis();
+    SmallVector<int64_t> axes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        axes.push_back(d);
+    AffineMap paramMap =
+        AffineMap::get(rank, 0, getAffineDimExpr(axis, ctx), ctx);
+    return buildNormalization(b, op.getLoc(), op.getInput(), axes,
+                              op.getEpsilon().convertToDouble(), op.getScale(),
+                              op.getBias(), paramMap);
+  }
+};
+
+/// Reshapes a reduction over `axes` to the op's result type (keep_dims).
+template <typename OpTy>
+struct ReducePattern : public MPTPattern<OpTy> {
+  using MPTPattern<OpTy>::MPTPattern;
+  Value lower(OpTy op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    RankedTensorType in = op.getInput().getType(), type = op.getType();
+    Type acc = computeType(type.getElementType());
+    SmallVector<int64_t> axes = op.getNormalizedAxes();
+    bool isMax = std::is_same_v<OpTy, ReduceMaxOp>;
+    Value r = buildReduction(b, loc, op.getInput(), axes, acc,
+                             isMax ? Combine::max : Combine::sum);
+    if (std::is_same_v<OpTy, ReduceMeanOp>) {
+      int64_t count = 1;
+      for (int64_t a : axes)
+        count *= in.getDimSize(a);
+      ArrayRef<int64_t> shape = tensorType(r).getShape();
+      r = buildGeneric(
+          b, loc, shape, acc, r,
+          {AffineMap::getMultiDimIdentityMap(shape.size(), b.getContext())},
+          acc, [&](OpBuilder &nb, Location nl, ValueRange a) {
+            return arith::DivFOp::create(nb, nl, a[0],
+                                         floatConst(nb, nl, acc, count))
+                .getResult();
+          });
+    }
+    r = convertTensor(b, loc, r, type.getElementType());
+    return reshapeTensor(b, loc, r, type);
+  }
+};
+
+/// Max and average pooling through linalg's named pooling ops.
+template <typename OpTy>
+struct PoolPattern : public MPTPattern<OpTy> {
+  using MPTPattern<OpTy>::MPTPattern;
+  Value lower(OpTy op, PatternRewriter &b) const override {
+    constexpr bool isMax = std::is_same_v<OpTy, MaxPool2DOp>;
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType();
+    Type acc = computeType(element);
+    bool nchw = op.getLayout() == Layout::nchw;
+    ArrayRef<int64_t> pad = op.getPadding();
+    SmallVector<int64_t> low = nchw
+                                   ? SmallVector<int64_t>{0, 0, pad[0], pad[2]}
+                                   : SmallVector<int64_t>{0, pad[0], pad[2], 0};
+    SmallVector<int64_t> high =
+        nchw ? SmallVector<int64_t>{0, 0, pad[1], pad[3]}
+             : SmallVector<int64_t>{0, pad[1], pad[3], 0};
+    double padValue = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+    Value input = convertTensor(b, loc, op.getInput(), acc);
+    input =
+        padTensor(b, loc, input, low, high, floatConst(b, loc, acc, padValue));
+    auto pool = [&](Value source, bool max) {
+      Value init = filledTensor(
+          b, loc, type.getShape(), acc,
+          floatConst(b, loc, acc,
+                     max ? -std::numeric_limits<double>::infinity() : 0.0));
+      Value window = emptyTensor(b, loc, op.getKernel(), acc);
+      auto strides = b.getI64TensorAttr(op.getStrides());
+      auto dilations = b.getI64TensorAttr({1, 1});
+      SmallVector<Value> ins = {source, window};
+      SmallVector<Type> results = {init.getType()};
+      if (max)
+        return nchw ? linalg::PoolingNchwMaxOp::create(b, loc, results, ins,
+                                                       init, strides, dilations)
+                          .getResult(0)
+                    : linalg::PoolingNhwcMaxOp::create(b, loc, results, ins,
+                                                       init, strides, dilations)
+                          .getResult(0);
+      return nchw ? linalg::PoolingNchwSumOp::create(b, loc, results, ins, init,
+                                                     strides, dilations)
+                        .getResult(0)
+                  : linalg::PoolingNhwcSumOp::create(b, loc, results, ins, init,
+                                                     strides, dilations)
+                        .getResult(0);
+    };
+    if constexpr (isMax) {
+      return convertTensor(b, loc, pool(input, true), element);
+    } else {
+      Value sum = pool(input, false);
+      // The number of elements in each window: the kernel area, or (padding
+      // excluded) a sum pooling of ones padded with zeros.
+      Value count;
+      if (op.getCountIncludePad() ||
+          llvm::all_of(pad, [](int64_t p) { return p == 0; })) {
+        int64_t area = op.getKernel()[0] * op.getKernel()[1];
+        count = filledTensor(b, loc, type.getShape(), acc,
+                             floatConst(b, loc, acc, area));
+      } else {
+        Value ones = filledTensor(b, loc, op.getInput().getType().getShape(),
+                                  acc, floatConst(b, loc, acc, 1.0));
+        count = pool(
+            padTensor(b, loc, ones, low, high, floatConst(b, loc, acc, 0.0)),
+            false);
+      }
+      AffineMap id =
+          AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+      return buildGeneric(
+          b, loc, type.getShape(), element, {sum, count}, {id, id}, acc,
+          [](OpBuilder &nb, Location nl, ValueRange a) {
+            return arith::DivFOp::create(nb, nl, a[0], a[1]).getResult();
+          });
+    }
+  }
+};
+
+struct GlobalAvgPoolPattern : public MPTPattern<GlobalAvgPoolOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(GlobalAvgPoolOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    RankedTensorType in = op.getInput().getType(), type = op.getType();
+    Type acc = computeType(type.getElementType());
+    bool nchw = op.getLayout() == Layout::nchw;
+    SmallVector<int64_t> axes =
+        nchw ? SmallVector<int64_t>{2, 3} : SmallVector<int64_t>{1, 2};
+    Value sum = buildReduction(b, loc, op.getInput(), axes, acc, Combine::sum);
+    int64_t count = in.getDimSize(axes[0]) * in.getDimSize(axes[1]);
+    return buildGeneric(b, loc, type.getShape(), type.getElementType(), sum,
+                        {AffineMap::getMultiDimIdentityMap(2, b.getContext())},
+                        acc, [&](OpBuilder &nb, Location nl, ValueRange a) {
+                          return arith::DivFOp::create(
+                                     nb, nl, a[0],
+                                     floatConst(nb, nl, acc, count))
+                              .getResult();
+                        });
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+struct ReshapePattern : public MPTPattern<ReshapeOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(ReshapeOp op, PatternRewriter &b) const override {
+    return reshapeTensor(b, op.getLoc(), op.getInput(), op.getType());
+  }
+};
+
+struct TransposePattern : public MPTPattern<TransposeOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(TransposeOp op, PatternRewriter &b) const override {
+    return transposeTensor(b, op.getLoc(), op.getInput(), op.getPerm());
+  }
+};
+
+struct BroadcastPattern : public MPTPattern<BroadcastOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(BroadcastOp op, PatternRewriter &b) const override {
+    RankedTensorType type = op.getType();
+    return buildGeneric(
+        b, op.getLoc(), type.getShape(), type.getElementType(), op.getInput(),
+        {broadcastMap(b.getContext(), op.getInput().getType().getShape(),
+                      type.getShape())},
+        nullptr, [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  }
+};
+
+struct ConcatPattern : public MPTPattern<ConcatOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(ConcatOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    Value result = emptyTensor(b, loc, type.getShape(), type.getElementType());
+    int64_t offset = 0;
+    for (Value in : op.getInputs()) {
+      RankedTensorType t = tensorType(in);
+      SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+          strides(rank, b.getIndexAttr(1));
+      offsets[axis] = b.getIndexAttr(offset);
+      for (int64_t d : t.getShape())
+        sizes.push_back(b.getIndexAttr(d));
+      result = tensor::InsertSliceOp::create(b, loc, in, result, offsets, sizes,
+                                             strides);
+      offset += t.getDimSize(axis);
+    }
+    return result;
+  }
+};
+
+struct SlicePattern : public MPTPattern<SliceOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(SliceOp op, PatternRewriter &b) const override {
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (int64_t o : op.getOffsets())
+      offsets.push_back(b.getIndexAttr(o));
+    for (int64_t s : op.getSizes())
+      sizes.push_back(b.getIndexAttr(s));
+    for (int64_t s : op.getStridesOrOnes())
+      strides.push_back(b.getIndexAttr(s));
+    return tensor::ExtractSliceOp::create(
+        b, op.getLoc(), op.getType(), op.getInput(), offsets, sizes, strides);
+  }
+};
+
+struct PadPattern : public MPTPattern<PadOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(PadOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Type element = op.getType().getElementType();
+    Value value;
+    if (isa<FloatType>(element))
+      value = floatConst(b, loc, element, op.getValue().convertToDouble());
+    else
+      value = arith::ConstantOp::create(
+          b, loc,
+          b.getIntegerAttr(
+              element, static_cast<int64_t>(op.getValue().convertToDouble())));
+    return padTensor(b, loc, op.getInput(), op.getLow(), op.getHigh(), value);
+  }
+};
+
+struct ConstantPattern : public MPTPattern<ConstantOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(ConstantOp op, PatternRewriter &b) const override {
+    return arith::ConstantOp::create(b, op.getLoc(), op.getType(),
+                                     cast<TypedAttr>(op.getValue()));
+  }
+};
+
+struct CastPattern : public MPTPattern<CastOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(CastOp op, PatternRewriter &b) const override {
+    return convertTensor(b, op.getLoc(), op.getInput(),
+                         op.getType().getElementType());
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+/// The mean of a tensor (in `acc`) as a rank-0 tensor of `element`.
+Value buildMean(OpBuilder &b, Location loc, Value values, Type element) {
+  RankedTensorType type = tensorType(values);
+  SmallVector<int64_t> all(type.getRank());
+  std::iota(all.begin(), all.end(), 0);
+  Type acc = type.getElementType();
+  Value sum = buildReduction(b, loc, values, all, acc, Combine::sum);
+  int64_t count = type.getNumElements();
+  return buildGeneric(b, loc, {}, element, sum,
+                      {AffineMap::get(0, 0, {}, b.getContext())}, acc,
+                      [&](OpBuilder &nb, Location nl, ValueRange a) {
+                        return arith::DivFOp::create(
+                                   nb, nl, a[0], floatConst(nb, nl, acc, count))
+                            .getResult();
+                      });
+}
+
+struct SoftmaxCrossEntropyPattern : public MPTPattern<SoftmaxCrossEntropyOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(SoftmaxCrossEntropyOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    Value logits = op.getLogits();
+    RankedTensorType type = tensorType(logits);
+    int64_t rank = type.getRank();
+    Type acc = computeType(type.getElementType());
+    // -log_softmax(logits)[label] = logsumexp(logits) - logits[label]
+    Value logProbs = buildSoftmax(b, loc, convertTensor(b, loc, logits, acc),
+                                  rank - 1, /*log=*/true);
+    ArrayRef<int64_t> batch = type.getShape().drop_back();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(batch.size(), ctx);
+    Value picked = buildGeneric(
+        b, loc, batch, acc, op.getLabels(), {id}, nullptr,
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          SmallVector<Value> indices;
+          for (int64_t d = 0; d < rank - 1; ++d)
+            indices.push_back(linalg::IndexOp::create(nb, nl, d));
+          indices.push_back(
+              arith::IndexCastOp::create(nb, nl, nb.getIndexType(), a[0]));
+          Value lp = tensor::ExtractOp::create(nb, nl, logProbs, indices);
+          return arith::NegFOp::create(nb, nl, lp).getResult();
+        });
+    return buildMean(b, loc, picked, type.getElementType());
+  }
+};
+
+template <typename OpTy>
+struct RegressionLossPattern : public MPTPattern<OpTy> {
+  using MPTPattern<OpTy>::MPTPattern;
+  Value lower(OpTy op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getInput().getType();
+    Type acc = computeType(type.getElementType());
+    AffineMap id =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+    Value errors = buildGeneric(
+        b, loc, type.getShape(), acc, {op.getInput(), op.getTarget()}, {id, id},
+        acc, [](OpBuilder &nb, Location nl, ValueRange a) {
+          Value d = arith::SubFOp::create(nb, nl, a[0], a[1]);
+          if constexpr (std::is_same_v<OpTy, MseLossOp>)
+            return arith::MulFOp::create(nb, nl, d, d).getResult();
+          else
+            return math::AbsFOp::create(nb, nl, d).getResult();
+        });
+    return buildMean(b, loc, errors, type.getElementType());
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertMPTToLinalgPass
+    : public mpt::impl::ConvertMPTToLinalgBase<ConvertMPTToLinalgPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateMPTToLinalgPatterns(patterns);
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<MPTDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns)))) {
+      getOperation()->walk([](Operation *op) {
+        if (isa<MPTDialect>(op->getDialect()))
+          for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                                 op->getResultTypes()))
+            if (auto tensor = dyn_cast<RankedTensorType>(t);
+                tensor && !tensor.hasStaticShape()) {
+              op->emitError("convert-mpt-to-linalg supports static shapes "
+                            "only; got ")
+                  << t;
+              break;
+            }
+      });
+      signalPassFailure();
+    }
+  }
+};
+
+} // namespace
+
+void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<UnaryPattern<NegOp>>(
+      ctx, +[](OpBuilder &b, Location l, Value x, NegOp) {
+        return arith::NegFOp::create(b, l, x).getResult();
+      });
+  patterns.add<UnaryPattern<AbsOp>>(ctx, unary<math::AbsFOp, AbsOp>);
+  patterns.add<UnaryPattern<ExpOp>>(ctx, unary<math::ExpOp, ExpOp>);
+  patterns.add<UnaryPattern<LogOp>>(ctx, unary<math::LogOp, LogOp>);
+  patterns.add<UnaryPattern<SqrtOp>>(ctx, unary<math::SqrtOp, SqrtOp>);
+  patterns.add<UnaryPattern<RsqrtOp>>(ctx, unary<math::RsqrtOp, RsqrtOp>);
+  patterns.add<UnaryPattern<TanhOp>>(ctx, unary<math::TanhOp, TanhOp>);
+  patterns.add<UnaryPattern<ReciprocalOp>>(ctx, reciprocal<ReciprocalOp>);
+  patterns.add<UnaryPattern<SigmoidOp>>(ctx, sigmoid<SigmoidOp>);
+  patterns.add<UnaryPattern<ReluOp>>(ctx, relu<ReluOp>);
+  patterns.add<UnaryPattern<GeluOp>>(ctx, gelu);
+  patterns.add<BinaryPattern<AddOp>>(ctx, binary<arith::AddFOp>);
+  patterns.add<BinaryPattern<SubOp>>(ctx, binary<arith::SubFOp>);
+  patterns.add<BinaryPattern<MulOp>>(ctx, binary<arith::MulFOp>);
+  patterns.add<BinaryPattern<DivOp>>(ctx, binary<arith::DivFOp>);
+  patterns.add<BinaryPattern<MaxOp>>(ctx, binary<arith::MaximumFOp>);
+  patterns.add<BinaryPattern<MinOp>>(ctx, binary<arith::MinimumFOp>);
+  patterns.add<BinaryPattern<PowOp>>(ctx, binary<math::PowFOp>);
+  patterns.add<
+      MatmulPattern, BatchMatmulPattern, Conv2DPattern, EmbeddingPattern,
+      SoftmaxPattern<SoftmaxOp>, SoftmaxPattern<LogSoftmaxOp>, LayerNormPattern,
+      BatchNormPattern, ReducePattern<ReduceSumOp>, ReducePattern<ReduceMeanOp>,
+      ReducePattern<ReduceMaxOp>, PoolPattern<MaxPool2DOp>,
+      PoolPattern<AvgPool2DOp>, GlobalAvgPoolPattern, ReshapePattern,
+      TransposePattern, BroadcastPattern, ConcatPattern, SlicePattern,
+      PadPattern, ConstantPattern, CastPattern, SoftmaxCrossEntropyPattern,
+      RegressionLossPattern<MseLossOp>, RegressionLossPattern<L1LossOp>>(ctx);
+}
