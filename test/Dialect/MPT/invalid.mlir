@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 // Unknown mpt.* attribute on a function argument.
-// expected-error @+1 {{unknown attribute 'mpt.foo' on argument #1; the mpt dialect defines only 'mpt.role'}}
+// expected-error @+1 {{unknown attribute 'mpt.foo' on argument #1; the mpt dialect defines 'mpt.role' and 'mpt.logical_shape'}}
 func.func @unknown_arg_attr(%a: tensor<4xf32>, %b: tensor<4xf32> {mpt.foo = 1}) {
   return
 }
@@ -19,7 +19,7 @@ func.func @unknown_arg_attr(%a: tensor<4xf32>, %b: tensor<4xf32> {mpt.foo = 1}) 
 // -----
 
 // Unknown mpt.* attribute on a function result.
-// expected-error @+1 {{unknown attribute 'mpt.bar' on result #0; the mpt dialect defines only 'mpt.role'}}
+// expected-error @+1 {{unknown attribute 'mpt.bar' on result #0; the mpt dialect defines 'mpt.role' and 'mpt.logical_shape'}}
 func.func @unknown_result_attr(%a: tensor<4xf32>) -> (tensor<4xf32> {mpt.bar}) {
   return %a : tensor<4xf32>
 }
@@ -1418,5 +1418,13 @@ func.func @mpt_attr_on_op(%x: tensor<4xf32>) {
 func.func @mpt_precision_value(%x: tensor<4xf32>) {
   // expected-error @+1 {{'mpt.precision' must be #mpt.precision<fp32> or #mpt.precision<low>, got "fp32"}}
   %0 = mpt.exp %x {mpt.precision = "fp32"} : tensor<4xf32>
+  return
+}
+
+// -----
+
+// mpt.logical_shape holds sizes.
+// expected-error @+1 {{'mpt.logical_shape' on argument #0 must be an array of sizes such as array<i64: 128, 10>}}
+func.func @logical_shape_value(%w: tensor<128x16xf32> {mpt.logical_shape = 10 : i64}) {
   return
 }

@@ -44,11 +44,20 @@ Operation *MPTDialect::materializeConstant(OpBuilder &builder, Attribute value,
 /// Verifies an `mpt.*` attribute on a function argument or result.
 static LogicalResult verifyValueAttribute(Operation *op, StringRef where,
                                           unsigned index, NamedAttribute attr) {
+  if (attr.getName() == MPTDialect::getLogicalShapeAttrName()) {
+    if (!isa<DenseI64ArrayAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << MPTDialect::getLogicalShapeAttrName() << "' on " << where
+             << " #" << index
+             << " must be an array of sizes such as array<i64: 128, 10>";
+    return success();
+  }
   if (attr.getName() != MPTDialect::getRoleAttrName())
     return op->emitError() << "unknown attribute '" << attr.getName().str()
                            << "' on " << where << " #" << index
-                           << "; the mpt dialect defines only '"
-                           << MPTDialect::getRoleAttrName() << "'";
+                           << "; the mpt dialect defines '"
+                           << MPTDialect::getRoleAttrName() << "' and '"
+                           << MPTDialect::getLogicalShapeAttrName() << "'";
   if (!isa<RoleAttr>(attr.getValue()))
     return op->emitError()
            << "'" << MPTDialect::getRoleAttrName() << "' on " << where << " #"

@@ -39,6 +39,11 @@ def MPT_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getRoleAttrName() {
       return ::llvm::StringLiteral("mpt.role");
     }
+    /// The name of the argument attribute that holds the real (unpadded)
+    /// shape of an argument padded for Tensor Cores.
+    static constexpr ::llvm::StringLiteral getLogicalShapeAttrName() {
+      return ::llvm::StringLiteral("mpt.logical_shape");
+    }
     /// The name of the op attribute that holds an `mpt::PrecisionAttr`.
     static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
       return ::llvm::StringLiteral("mpt.precision");

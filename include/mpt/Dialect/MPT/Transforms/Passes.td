@@ -21,6 +21,12 @@ def AutoMixedPrecision : Pass<"mpt-auto-mixed-precision", "::mlir::ModuleOp"> {
     5. an existing `mpt.cast` to f32 whose users all run in low precision
        casts straight to the low type.
 
+    Steps 3 and 4 follow only edges that would carry a low-precision value:
+    from a result that changes type to an operand that does. The fp32 output
+    of `tosa.matmul` or of a linalg contraction, and a linalg accumulator
+    (`outs`), do not pull their neighbours into low precision, so a bias add
+    after such an op stays fp32 and is rounded once, not twice.
+
     Values carried around loops (block arguments of `scf.for`/`scf.while`
     bodies, `scf.yield` operands) stay fp32. Casts are inserted once per
     (value, type), right after the value's definition; round trips fold
@@ -64,6 +70,55 @@ def AutoMixedPrecision : Pass<"mpt-auto-mixed-precision", "::mlir::ModuleOp"> {
               "Constants converted at compile time">,
     Statistic<"lowFlopsPercent", "low-precision-flops-percent",
               "Percent of matmul/conv FLOPs in low precision">
+  ];
+  let dependentDialects = ["::mpt::MPTDialect"];
+}
+
+def PadForTensorCores : Pass<"mpt-pad-for-tensor-cores", "::mlir::ModuleOp"> {
+  let summary = "Pad low-precision contractions to Tensor Core multiples";
+  let description = [{
+    Pads M, N and K of low-precision (f16, bf16, f8) `mpt.matmul` and
+    `mpt.batch_matmul`, and the input and output channels of `mpt.conv2d`,
+    with zeros up to a multiple (8 for 16-bit types, 16 for 8-bit types), and
+    slices the result back, so the program computes the same values.
+
+    Pads and slices are then moved and cancelled across zero-preserving
+    elementwise and data-movement ops (relu, add of zero-padded operands,
+    casts, ...): a slice followed by the pad that restores it disappears when
+    the sliced-off region is known to be zero, so a chain of layers is padded
+    once. A softmax cross-entropy over a padded class dimension sees the
+    padded logits masked to -inf, so its loss and gradients equal the
+    unpadded ones.
+
+    With `pad-parameters`, a parameter (function argument with
+    `#mpt.role<parameter>`) that a contraction pads is padded in the
+    signature instead, once: the argument gets the padded shape and an
+    `mpt.logical_shape` attribute with its real shape; its padded rows and
+    columns are zero and stay zero under training (their gradients are zero).
+
+    A contraction whose padding would add more than `max-overhead` of its
+    FLOPs is left as it is, with a remark. Only low-precision contractions are
+    padded: fp32 runs on CUDA cores (or as TF32) where alignment matters less.
+  }];
+  let options = [
+    Option<"multiple", "multiple", "int64_t", /*default=*/"0",
+           "Pad to this multiple (0: 8 for f16/bf16, 16 for 8-bit types)">,
+    Option<"minSize", "min-size", "int64_t", /*default=*/"1",
+           "Do not pad dimensions smaller than this">,
+    Option<"padParameters", "pad-parameters", "bool", /*default=*/"false",
+           "Pad parameters in the signature instead of at every step">,
+    Option<"maxOverhead", "max-overhead", "double", /*default=*/"0.25",
+           "Skip a contraction whose padding adds more than this fraction of "
+           "its FLOPs">,
+    Option<"printStats", "print-stats", "bool", /*default=*/"false",
+           "Print the statistics to stderr">
+  ];
+  let statistics = [
+    Statistic<"numPadded", "ops-padded", "Contractions padded">,
+    Statistic<"numSkipped", "ops-skipped", "Contractions left unpadded (overhead)">,
+    Statistic<"extraFlopsPercent", "extra-flops-percent",
+              "Extra FLOPs of the padded contractions, in percent">,
+    Statistic<"extraBytes", "extra-bytes", "Bytes added by padding tensors">
   ];
   let dependentDialects = ["::mpt::MPTDialect"];
 }
