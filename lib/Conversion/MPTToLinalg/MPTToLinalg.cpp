@@ -44,19 +44,22 @@ Type computeType(Type element) {
 }
 
 /// Converts a scalar between numeric types (extf/truncf for floats, rounding
-/// to nearest even; sitofp/fptosi/ext/trunc otherwise).
+/// to nearest even; sitofp/fptosi/ext/trunc otherwise). Floats of the same
+/// width with different formats (f16 <-> bf16) go through f32 exactly once.
 Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
   auto ff = dyn_cast<FloatType>(from), tf = dyn_cast<FloatType>(to);
-  if (ff && tf)
-    return ff.getWidth() < tf.getWidth() ||
-                   (ff.getWidth() == tf.getWidth() &&
-                    APFloat::isRepresentableBy(ff.getFloatSemantics(),
-                                               tf.getFloatSemantics()))
-               ? arith::ExtFOp::create(b, loc, to, v).getResult()
-               : arith::TruncFOp::create(b, loc, to, v).getResult();
+  if (ff && tf) {
+    if (APFloat::isRepresentableBy(ff.getFloatSemantics(),
+                                   tf.getFloatSemantics()))
+      return arith::ExtFOp::create(b, loc, to, v);
+    if (ff.getWidth() > tf.getWidth())
+      return arith::TruncFOp::create(b, loc, to, v);
+    Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+    return arith::TruncFOp::create(b, loc, to, wide);
+  }
   if (!ff && tf)
     return arith::SIToFPOp::create(b, loc, to, v);
   if (ff && !tf)
@@ -242,7 +245,8 @@ Value transposeTensor(OpBuilder &b, Location loc, Value input,
   return linalg::TransposeOp::create(b, loc, input, init, perm).getResult()[0];
 }
 
-/// Reshapes a static tensor by collapsing it to 1-D and expanding it.
+/// Reshapes a static tensor by collapsing it to 1-D and expanding it (rank 0
+/// goes through tensor<1x...>).
 Value reshapeTensor(OpBuilder &b, Location loc, Value input,
                     RankedTensorType result) {
   RankedTensorType type = tensorType(input);
@@ -250,24 +254,25 @@ Value reshapeTensor(OpBuilder &b, Location loc, Value input,
     return input;
   auto flatType =
       RankedTensorType::get({type.getNumElements()}, type.getElementType());
+  auto all = [](int64_t rank) {
+    ReassociationIndices indices(rank);
+    std::iota(indices.begin(), indices.end(), 0);
+    return SmallVector<ReassociationIndices>{indices};
+  };
   Value flat = input;
-  if (type.getRank() != 1) {
-    ReassociationIndices all(type.getRank());
-    std::iota(all.begin(), all.end(), 0);
-    flat = tensor::CollapseShapeOp::create(
-        b, loc, type.getRank() == 0 ? flatType : flatType, input,
-        type.getRank() == 0 ? SmallVector<ReassociationIndices>{}
-                            : SmallVector<ReassociationIndices>{all});
-  }
+  if (type.getRank() == 0)
+    flat = tensor::ExpandShapeOp::create(b, loc, flatType, input,
+                                         SmallVector<ReassociationIndices>{});
+  else if (type.getRank() > 1)
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, input,
+                                           all(type.getRank()));
   if (result.getRank() == 1)
     return flat;
   if (result.getRank() == 0)
     return tensor::CollapseShapeOp::create(b, loc, result, flat,
                                            SmallVector<ReassociationIndices>{});
-  ReassociationIndices all(result.getRank());
-  std::iota(all.begin(), all.end(), 0);
   return tensor::ExpandShapeOp::create(b, loc, result, flat,
-                                       SmallVector<ReassociationIndices>{all});
+                                       all(result.getRank()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -864,7 +869,9 @@ struct ConcatPattern : public MPTPattern<ConcatOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0)
+      axis += rank;
     Value result = emptyTensor(b, loc, type.getShape(), type.getElementType());
     int64_t offset = 0;
     for (Value in : op.getInputs()) {

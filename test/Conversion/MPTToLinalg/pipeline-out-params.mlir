@@ -1,11 +1,5 @@
-// Known bug, expected to fail until fixed: mpt-lower-to-cpu runs
-// buffer-results-to-out-params{hoist-static-allocs} without
-// modify-public-functions, which upstream now defaults to false, so a public
-// function keeps returning its result memref (allocated with malloc inside
-// the callee and never freed by it) instead of taking a caller-allocated
-// out-parameter as include/mpt/Conversion/Pipelines.h documents. Remove the
-// XFAIL line once the pipeline passes modify-public-functions.
-// XFAIL: *
+// mpt-lower-to-cpu turns tensor results into caller-allocated
+// out-parameters (buffer-results-to-out-params with modify-public-functions).
 // RUN: mpt-opt %s --mpt-lower-to-cpu | FileCheck %s
 
 // The four inputs (7 + 7 + 5 + 7 descriptor fields) are followed by the

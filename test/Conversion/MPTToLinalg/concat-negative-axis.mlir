@@ -1,11 +1,4 @@
-// Known bug, expected to fail until fixed: ConcatPattern (MPTToLinalg.cpp)
-// normalizes the axis with `op.getAxis() < 0 ? ... : ...`, but the I64Attr
-// accessor returns uint64_t, so the test is always false; axis = -1 becomes
-// 2^64 - 1 and `offsets[axis]` writes out of bounds: mpt-opt crashes
-// (SIGSEGV in tensor::InsertSliceOp::build). Negative axes are valid per the
-// op verifier (test/Dialect/MPT/ops.mlir uses axis = -2). Remove the XFAIL
-// line once it is fixed.
-// XFAIL: *
+// mpt.concat with a negative axis counts from the end.
 // RUN: mpt-opt %s --convert-mpt-to-linalg | FileCheck %s
 
 // CHECK-LABEL: func.func @concat_negative_axis(

@@ -1,11 +1,6 @@
-// Known bug, expected to fail until fixed: convertScalar (MPTToLinalg.cpp)
-// emits arith.truncf between float types of the same width where neither
-// represents the other (f16 <-> bf16, f8E5M2 <-> f8E4M3FN). arith.truncf
-// requires a narrower result, so the output fails to verify ("'arith.truncf'
-// op operand type 'f16' and result type 'bf16' are cast incompatible").
-// A correct lowering goes through a wider exact type (extf to f32, then one
-// truncf). Remove the XFAIL line once it is fixed.
-// XFAIL: *
+// Casts between float types of the same width where neither represents the
+// other (f16 <-> bf16, f8E5M2 <-> f8E4M3FN) go through f32: one exact extf,
+// then one truncf.
 // RUN: mpt-opt %s --convert-mpt-to-linalg -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @cast_f16_to_bf16(

@@ -1,13 +1,6 @@
-// Known bug, expected to fail until fixed: reshapeTensor (MPTToLinalg.cpp)
-// "collapses" a rank-0 tensor into tensor<1xT> with tensor.collapse_shape,
-// which does not verify ("expected the expanded type, 'tensor<f32>' to have
-// a higher (or same) rank than the collapsed type, 'tensor<1xf32>'"). It is
-// reached by mpt.reshape from a rank-0 tensor and by every reduction over
-// all axes with keep_dims (the reduction yields a rank-0 tensor that is then
-// reshaped to 1x...x1). A rank-0 source needs tensor.expand_shape with an
-// empty reassociation. The checks accept any lowering that verifies. Remove
-// the XFAIL line once it is fixed.
-// XFAIL: *
+// Reshapes from and to rank-0 tensors (also reached by reductions over all
+// axes with keep_dims) use expand_shape/collapse_shape with an empty
+// reassociation.
 // RUN: mpt-opt %s --convert-mpt-to-linalg -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @reshape_rank0(
