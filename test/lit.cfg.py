@@ -32,7 +32,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mpt_tools_dir, append_path=True)
 
-tools = ["mpt-opt", "mpt-capi-test"]
+tools = ["mpt-opt", "mpt-run", "mpt-capi-test"]
 llvm_config.add_tool_substitutions(tools, [config.mpt_tools_dir, config.llvm_tools_dir])
 
 if shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", "")):

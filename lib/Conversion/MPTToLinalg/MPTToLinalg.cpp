@@ -1010,6 +1010,225 @@ struct RegressionLossPattern : public MPTPattern<OpTy> {
 };
 
 //===----------------------------------------------------------------------===//
+// Backward and optimizer ops
+//===----------------------------------------------------------------------===//
+
+struct ReluGradPattern : public MPTPattern<ReluGradOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(ReluGradOp op, PatternRewriter &b) const override {
+    return buildElementwise(
+        b, op.getLoc(), op.getType(), {op.getGrad(), op.getInput()},
+        [](OpBuilder &nb, Location l, ValueRange a) {
+          Value zero = floatConst(nb, l, a[0].getType(), 0.0);
+          Value positive = arith::CmpFOp::create(
+              nb, l, arith::CmpFPredicate::OGT, a[1], zero);
+          return arith::SelectOp::create(nb, l, positive, a[0], zero)
+              .getResult();
+        });
+  }
+};
+
+struct GeluGradPattern : public MPTPattern<GeluGradOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(GeluGradOp op, PatternRewriter &b) const override {
+    bool tanhForm = op.getApproximate() == GeluApproximation::tanh;
+    return buildElementwise(
+        b, op.getLoc(), op.getType(), {op.getGrad(), op.getInput()},
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          Type t = a[0].getType();
+          Value x = a[1];
+          auto c = [&](double v) { return floatConst(nb, l, t, v); };
+          auto mul = [&](Value p, Value q) {
+            return arith::MulFOp::create(nb, l, p, q).getResult();
+          };
+          auto add = [&](Value p, Value q) {
+            return arith::AddFOp::create(nb, l, p, q).getResult();
+          };
+          Value derivative;
+          if (tanhForm) {
+            // 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 * 0.044715 x^2),
+            // t = tanh(k (x + 0.044715 x^3)), k = sqrt(2 / pi).
+            double k = std::sqrt(2.0 / M_PI);
+            Value x2 = mul(x, x);
+            Value inner = mul(c(k), add(x, mul(c(0.044715), mul(x2, x))));
+            Value th = math::TanhOp::create(nb, l, inner);
+            Value sech2 = arith::SubFOp::create(nb, l, c(1.0), mul(th, th));
+            Value dinner = mul(c(k), add(c(1.0), mul(c(3 * 0.044715), x2)));
+            derivative = add(mul(c(0.5), add(c(1.0), th)),
+                             mul(mul(c(0.5), x), mul(sech2, dinner)));
+          } else {
+            // Phi(x) + x phi(x).
+            Value cdf = mul(c(0.5),
+                            add(c(1.0), math::ErfOp::create(
+                                            nb, l, mul(x, c(M_SQRT1_2)))));
+            Value pdf = mul(c(0.5 * M_2_SQRTPI * M_SQRT1_2),
+                            math::ExpOp::create(
+                                nb, l, mul(c(-0.5), mul(x, x))));
+            derivative = add(cdf, mul(x, pdf));
+          }
+          return mul(a[0], derivative);
+        });
+  }
+};
+
+struct SoftmaxCrossEntropyGradPattern
+    : public MPTPattern<SoftmaxCrossEntropyGradOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(SoftmaxCrossEntropyGradOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    Type acc = computeType(type.getElementType());
+    Value probs = buildSoftmax(b, loc, convertTensor(b, loc, op.getLogits(), acc),
+                               rank - 1, /*log=*/false);
+    int64_t batch = type.getNumElements() / type.getDimSize(rank - 1);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap labels = droppingMap(ctx, rank, {rank - 1});
+    AffineMap scalar = AffineMap::get(rank, 0, {}, ctx);
+    return buildGeneric(
+        b, loc, type.getShape(), type.getElementType(),
+        {probs, op.getLabels(), op.getGrad()}, {id, labels, scalar}, nullptr,
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value cls = arith::IndexCastOp::create(
+              nb, nl, a[1].getType(),
+              linalg::IndexOp::create(nb, nl, rank - 1));
+          Value hit = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
+                                            cls, a[1]);
+          Value one = arith::SelectOp::create(nb, nl, hit,
+                                              floatConst(nb, nl, acc, 1.0),
+                                              floatConst(nb, nl, acc, 0.0));
+          Value diff = arith::SubFOp::create(nb, nl, a[0], one);
+          Value g = convertScalar(nb, nl, a[2], acc);
+          Value scaled = arith::DivFOp::create(
+              nb, nl, g, floatConst(nb, nl, acc, double(batch)));
+          return arith::MulFOp::create(nb, nl, diff, scaled).getResult();
+        });
+  }
+};
+
+struct LayerNormGradPattern : public OpRewritePattern<LayerNormGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayerNormGradOp op,
+                                PatternRewriter &b) const override {
+    if (failed(checkStatic(op, b)))
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getInput().getType();
+    int64_t rank = type.getRank(), axis = op.getNormalizedAxis();
+    Type element = type.getElementType(), acc = computeType(element);
+    SmallVector<int64_t> axes, leading;
+    for (int64_t d = 0; d < rank; ++d)
+      (d >= axis ? axes : leading).push_back(d);
+    int64_t count = 1;
+    for (int64_t a : axes)
+      count *= type.getDimSize(a);
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap reduced = droppingMap(ctx, rank, axes);
+    AffineMap param = droppingMap(ctx, rank, leading);
+    auto unaryOnReduced = [&](Value v, auto fn) {
+      ArrayRef<int64_t> shape = tensorType(v).getShape();
+      return buildGeneric(
+          b, loc, shape, acc, v,
+          {AffineMap::getMultiDimIdentityMap(shape.size(), ctx)}, acc,
+          [&](OpBuilder &nb, Location nl, ValueRange a) {
+            return fn(nb, nl, a[0]);
+          });
+    };
+    auto divCount = [&](OpBuilder &nb, Location nl, Value x) {
+      return arith::DivFOp::create(nb, nl, x, floatConst(nb, nl, acc, count))
+          .getResult();
+    };
+    double eps = op.getEpsilon().convertToDouble();
+    Value mean = unaryOnReduced(
+        buildReduction(b, loc, op.getInput(), axes, acc, Combine::sum),
+        divCount);
+    Value centered = buildGeneric(
+        b, loc, type.getShape(), acc, {op.getInput(), mean}, {id, reduced},
+        acc, [](OpBuilder &nb, Location nl, ValueRange a) {
+          return arith::SubFOp::create(nb, nl, a[0], a[1]).getResult();
+        });
+    Value rstd = unaryOnReduced(
+        buildReduction(b, loc, centered, axes, acc, Combine::sum,
+                       [](OpBuilder &nb, Location nl, Value x) {
+                         return arith::MulFOp::create(nb, nl, x, x).getResult();
+                       }),
+        [&](OpBuilder &nb, Location nl, Value x) {
+          return math::RsqrtOp::create(
+                     nb, nl,
+                     arith::AddFOp::create(nb, nl, divCount(nb, nl, x),
+                                           floatConst(nb, nl, acc, eps)))
+              .getResult();
+        });
+    Value xhat = buildGeneric(
+        b, loc, type.getShape(), acc, {centered, rstd}, {id, reduced}, acc,
+        [](OpBuilder &nb, Location nl, ValueRange a) {
+          return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
+        });
+    Value dxhat = buildGeneric(
+        b, loc, type.getShape(), acc, {op.getGrad(), op.getScale()},
+        {id, param}, acc, [](OpBuilder &nb, Location nl, ValueRange a) {
+          return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
+        });
+    Value sum1 = buildReduction(b, loc, dxhat, axes, acc, Combine::sum);
+    Value prod = buildGeneric(
+        b, loc, type.getShape(), acc, {dxhat, xhat}, {id, id}, acc,
+        [](OpBuilder &nb, Location nl, ValueRange a) {
+          return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
+        });
+    Value sum2 = buildReduction(b, loc, prod, axes, acc, Combine::sum);
+    // dx = rstd * (dxhat - sum1 / N - xhat * sum2 / N)
+    Value dx = buildGeneric(
+        b, loc, type.getShape(), element, {dxhat, xhat, sum1, sum2, rstd},
+        {id, id, reduced, reduced, reduced}, acc,
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value t = arith::SubFOp::create(nb, nl, a[0], divCount(nb, nl, a[2]));
+          Value u = arith::MulFOp::create(nb, nl, a[1], divCount(nb, nl, a[3]));
+          return arith::MulFOp::create(nb, nl, a[4],
+                                       arith::SubFOp::create(nb, nl, t, u))
+              .getResult();
+        });
+    Value dyXhat = buildGeneric(
+        b, loc, type.getShape(), acc, {op.getGrad(), xhat}, {id, id}, acc,
+        [](OpBuilder &nb, Location nl, ValueRange a) {
+          return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
+        });
+    Value dscale = convertTensor(
+        b, loc, buildReduction(b, loc, dyXhat, leading, acc, Combine::sum),
+        element);
+    Value dbias = convertTensor(
+        b, loc,
+        buildReduction(b, loc, op.getGrad(), leading, acc, Combine::sum),
+        element);
+    b.replaceOp(op, {dx, dscale, dbias});
+    return success();
+  }
+};
+
+struct SgdUpdatePattern : public MPTPattern<SgdUpdateOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(SgdUpdateOp op, PatternRewriter &b) const override {
+    double lr = op.getLr().convertToDouble();
+    double wd = op.getWeightDecay().convertToDouble();
+    return buildElementwise(
+        b, op.getLoc(), op.getType(), {op.getParam(), op.getGrad()},
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          Type t = a[0].getType();
+          Value g = a[1];
+          if (wd != 0.0)
+            g = arith::AddFOp::create(
+                nb, l, g,
+                arith::MulFOp::create(nb, l, floatConst(nb, l, t, wd), a[0]));
+          return arith::SubFOp::create(
+                     nb, l, a[0],
+                     arith::MulFOp::create(nb, l, floatConst(nb, l, t, lr), g))
+              .getResult();
+        });
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -1073,5 +1292,7 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
       PoolPattern<AvgPool2DOp>, GlobalAvgPoolPattern, ReshapePattern,
       TransposePattern, BroadcastPattern, ConcatPattern, SlicePattern,
       PadPattern, ConstantPattern, CastPattern, SoftmaxCrossEntropyPattern,
-      RegressionLossPattern<MseLossOp>, RegressionLossPattern<L1LossOp>>(ctx);
+      RegressionLossPattern<MseLossOp>, RegressionLossPattern<L1LossOp>,
+      ReluGradPattern, GeluGradPattern, SoftmaxCrossEntropyGradPattern,
+      LayerNormGradPattern, SgdUpdatePattern>(ctx);
 }

@@ -1059,5 +1059,59 @@ LogicalResult L1LossOp::inferReturnTypes(MLIRContext *,
   return inferRegressionLoss<L1LossOp>(loc, adaptor, inferred);
 }
 
+//===----------------------------------------------------------------------===//
+// Backward ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxCrossEntropyGradOp::verify() {
+  RankedTensorType logits = getLogits().getType();
+  RankedTensorType labels = getLabels().getType();
+  if (logits.getRank() < 1 || labels.getRank() != logits.getRank() - 1 ||
+      !llvm::all_of(llvm::zip(logits.getShape().drop_back(),
+                              labels.getShape()),
+                    [](auto p) {
+                      return dimsAgree(std::get<0>(p), std::get<1>(p));
+                    }))
+    return emitOpError("labels of shape ")
+           << formatShape(labels.getShape()) << " do not match logits of shape "
+           << formatShape(logits.getShape())
+           << ": expected the logits' shape without its last (class) "
+              "dimension";
+  if (getGrad().getType().getElementType() != logits.getElementType())
+    return emitOpError("the loss gradient has element type ")
+           << getGrad().getType().getElementType() << ", expected "
+           << logits.getElementType() << " like the logits";
+  return success();
+}
+
+LogicalResult LayerNormGradOp::verify() {
+  RankedTensorType input = getInput().getType();
+  int64_t rank = input.getRank();
+  FailureOr<int64_t> axis = normalizeAxis(getAxis(), rank);
+  if (rank == 0 || failed(axis))
+    return emitOpError("axis ") << getAxis() << " is out of range for a rank-"
+                                << rank << " input";
+  if (getEpsilon().convertToDouble() < 0)
+    return emitOpError("expects epsilon >= 0");
+  ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
+  if (getScale().getType().getShape() != normalized)
+    return emitOpError("scale has shape ")
+           << formatShape(getScale().getType().getShape())
+           << ", expected the normalized shape " << formatShape(normalized);
+  return success();
+}
+
+int64_t LayerNormGradOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getInput().getType().getRank());
+}
+
+LogicalResult SgdUpdateOp::verify() {
+  if (getLr().convertToDouble() < 0 || getWeightDecay().convertToDouble() < 0)
+    return emitOpError("expects lr >= 0 and weight_decay >= 0, got lr = ")
+           << getLr().convertToDouble()
+           << ", weight_decay = " << getWeightDecay().convertToDouble();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "mpt/Dialect/MPT/IR/MPTOps.cpp.inc"

@@ -72,6 +72,14 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
      "converted at compile time when its values fit the low type"},
     {"mpt.cast", kClear,
      "an existing cast whose users all run in low precision is absorbed"},
+    // Backward and optimizer ops.
+    {"mpt.relu_grad", kClear, "selects the upstream gradient"},
+    {"mpt.gelu_grad", kInfer, "bounded derivative times the gradient"},
+    {"mpt.softmax_cross_entropy_grad", kDeny,
+     "softmax of the logits: exp and a sum"},
+    {"mpt.layer_norm_grad", kDeny, "recomputes mean and variance; sums"},
+    {"mpt.sgd_update", kDeny,
+     "the update of an fp32 master weight; small steps vanish in f16"},
 };
 
 ArrayRef<PrecisionPolicyEntry> mpt::getMPTPrecisionPolicy() {
@@ -133,6 +141,11 @@ MPT_POLICY_FROM_TABLE(CastOp)
 MPT_POLICY_FROM_TABLE(SoftmaxCrossEntropyOp)
 MPT_POLICY_FROM_TABLE(MseLossOp)
 MPT_POLICY_FROM_TABLE(L1LossOp)
+MPT_POLICY_FROM_TABLE(ReluGradOp)
+MPT_POLICY_FROM_TABLE(GeluGradOp)
+MPT_POLICY_FROM_TABLE(SoftmaxCrossEntropyGradOp)
+MPT_POLICY_FROM_TABLE(LayerNormGradOp)
+MPT_POLICY_FROM_TABLE(SgdUpdateOp)
 #undef MPT_POLICY_FROM_TABLE
 
 //===----------------------------------------------------------------------===//

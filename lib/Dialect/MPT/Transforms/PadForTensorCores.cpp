@@ -120,8 +120,9 @@ bool zeroBeyond(Value x, int64_t dim, int64_t size, unsigned depth) {
   if (isa<AddOp, SubOp, MaxOp, MinOp>(op))
     return operandZeroBeyond(op->getOperand(0), rank, dim, size, depth) &&
            operandZeroBeyond(op->getOperand(1), rank, dim, size, depth);
+  // Both factors zero: one zero factor is not enough, since 0 * inf = NaN.
   if (isa<MulOp>(op))
-    return operandZeroBeyond(op->getOperand(0), rank, dim, size, depth) ||
+    return operandZeroBeyond(op->getOperand(0), rank, dim, size, depth) &&
            operandZeroBeyond(op->getOperand(1), rank, dim, size, depth);
   return false;
 }
@@ -264,7 +265,8 @@ public:
   void padConv(Conv2DOp op) {
     RankedTensorType in = op.getInput().getType(),
                      filter = op.getFilter().getType();
-    if (!isLowPrecision(in.getElementType()) || op.getGroups() != 1)
+    if (!isLowPrecision(in.getElementType()) || op.getGroups() != 1 ||
+        !in.hasStaticShape() || !filter.hasStaticShape())
       return;
     int64_t multiple = multipleFor(in.getElementType());
     bool nchw = op.getLayout() == Layout::nchw;
@@ -366,7 +368,8 @@ struct SinkSliceThroughBinary : public RewritePattern {
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
       if (SliceOp s = getCornerSlice(operand);
-          s && tensorType(s.getInput()).getShape() == full) {
+          s && s.getType() == resultType &&
+          tensorType(s.getInput()).getShape() == full) {
         operands.push_back(s.getInput());
         continue;
       }

@@ -639,4 +639,123 @@ class MPT_RegressionLossOp<string mnemonic, string formula>
 def MPT_MseLossOp : MPT_RegressionLossOp<"mse_loss", "(input - target)^2">;
 def MPT_L1LossOp : MPT_RegressionLossOp<"l1_loss", "|input - target|">;
 
+//===----------------------------------------------------------------------===//
+// Backward ops: gradients that are not a composition of forward ops
+//===----------------------------------------------------------------------===//
+
+def MPT_ReluGradOp : MPT_Op<"relu_grad", [SameOperandsAndResultType]> {
+  let summary = "Gradient of relu: the upstream gradient where the input is positive";
+  let description = [{
+    `grad * (input > 0)`: the gradient of `mpt.relu` with respect to its input,
+    given the gradient `grad` of its result.
+
+    Example:
+    ```mlir
+    %dx = mpt.relu_grad %dy, %x : tensor<32x128xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = "$grad `,` $input attr-dict `:` type($input)";
+}
+
+def MPT_GeluGradOp : MPT_Op<"gelu_grad", [SameOperandsAndResultType]> {
+  let summary = "Gradient of gelu";
+  let description = [{
+    `grad * gelu'(input)` for the exact (erf) gelu or, with
+    `approximate<tanh>`, for the tanh approximation.
+
+    Example:
+    ```mlir
+    %dx = mpt.gelu_grad %dy, %x : tensor<64x256xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input,
+      DefaultValuedAttr<MPT_GeluApproximationAttr,
+                        "::mpt::GeluApproximation::none">:$approximate);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $grad `,` $input (`approximate` `` $approximate^)? attr-dict `:` type($input)
+  }];
+}
+
+def MPT_SoftmaxCrossEntropyGradOp : MPT_Op<"softmax_cross_entropy_grad",
+    [AllTypesMatch<["logits", "result"]>]> {
+  let summary = "Gradient of the mean softmax cross-entropy with respect to the logits";
+  let description = [{
+    `grad * (softmax(logits) - one_hot(labels)) / B`, where `B` is the number
+    of label entries and `grad` the rank-0 gradient of the loss.
+
+    Example:
+    ```mlir
+    %dl = mpt.softmax_cross_entropy_grad %logits, %labels, %dloss
+        : (tensor<32x10xf32>, tensor<32xi64>, tensor<f32>) -> tensor<32x10xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$logits, MPT_IntegerTensor:$labels,
+                   MPT_ScalarFloatTensor:$grad);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $logits `,` $labels `,` $grad attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_LayerNormGradOp : MPT_Op<"layer_norm_grad", [
+    AllTypesMatch<["input", "grad", "input_grad"]>,
+    AllTypesMatch<["scale", "scale_grad", "bias_grad"]>]> {
+  let summary = "Gradients of layer_norm";
+  let description = [{
+    Given the gradient `grad` of `mpt.layer_norm`'s result, returns the
+    gradients with respect to its input, scale and bias (same `axis` and
+    `epsilon` as the forward op; the statistics are recomputed).
+
+    Example:
+    ```mlir
+    %dx, %dg, %db = mpt.layer_norm_grad %dy, %x, %gamma epsilon = 1.0e-5
+        : (tensor<8x64xf32>, tensor<8x64xf32>, tensor<64xf32>)
+          -> (tensor<8x64xf32>, tensor<64xf32>, tensor<64xf32>)
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input,
+                   MPT_FloatTensor:$scale,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs MPT_FloatTensor:$input_grad, MPT_FloatTensor:$scale_grad,
+                      MPT_FloatTensor:$bias_grad);
+  let assemblyFormat = [{
+    $grad `,` $input `,` $scale (`axis` `=` $axis^)? (`epsilon` `=` $epsilon^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The first normalized dimension, in [0, rank).
+    int64_t getNormalizedAxis();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizer updates
+//===----------------------------------------------------------------------===//
+
+def MPT_SgdUpdateOp : MPT_Op<"sgd_update", [AllTypesMatch<["param", "grad", "result"]>]> {
+  let summary = "Stochastic gradient descent: param - lr * (grad + wd * param)";
+  let description = [{
+    One SGD step on a parameter: `param - lr * (grad + weight_decay * param)`.
+
+    Example:
+    ```mlir
+    %w1 = mpt.sgd_update %w, %dw lr = 0.1 : tensor<784x128xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad, F64Attr:$lr,
+                   DefaultValuedAttr<F64Attr, "0.0">:$weight_decay);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $param `,` $grad `lr` `=` $lr (`weight_decay` `=` $weight_decay^)? attr-dict
+    `:` type($param)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MPT_DIALECT_MPT_IR_MPTOPS_TD

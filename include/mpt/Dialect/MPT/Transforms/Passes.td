@@ -123,4 +123,65 @@ def PadForTensorCores : Pass<"mpt-pad-for-tensor-cores", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mpt::MPTDialect"];
 }
 
+def Autodiff : Pass<"mpt-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode differentiation of a loss function";
+  let description = [{
+    For every function with a scalar loss (the result with
+    `#mpt.role<loss>`, or its only float scalar result) and arguments with
+    `#mpt.role<parameter>`, builds `@<name>_grad` returning the loss and one
+    gradient per parameter (`#mpt.role<gradient>`), or, with `extend`,
+    appends the gradients to the function's own results.
+
+    Gradients are built from mpt ops, with backward ops of the dialect where
+    no composition is as good (`relu_grad`, `gelu_grad`,
+    `softmax_cross_entropy_grad`, `layer_norm_grad`); broadcast operands get
+    their gradient summed back to their shape; values used several times sum
+    their gradients; integer values get none. An op without a rule is an
+    error naming the op.
+  }];
+  let options = [
+    Option<"extend", "extend", "bool", /*default=*/"false",
+           "Add the gradients to the function instead of a new @<name>_grad">
+  ];
+  let dependentDialects = ["::mpt::MPTDialect"];
+}
+
+def BuildTrainStep : Pass<"mpt-build-train-step", "::mlir::ModuleOp"> {
+  let summary = "Build @train_step: loss, gradients and an optimizer update";
+  let description = [{
+    From a forward function with a scalar loss and parameters, builds
+    `@train_step(params, optimizer state, inputs, labels) -> (loss, new
+    params, new optimizer state)` with roles on every argument and result.
+
+    - `sgd`: `p - lr * (g + weight_decay * p)` (`mpt.sgd_update`);
+    - `momentum`: `v = momentum * v + g'`, `p - lr * v` (PyTorch's form), one
+      velocity per parameter as optimizer state;
+    - `adam`: first and second moments per parameter and a step count, with
+      bias correction.
+
+    With `clip-norm > 0` the gradients are scaled by
+    `min(1, clip-norm / (||g|| + 1e-6))` (global norm over all gradients)
+    before the update.
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
+           "sgd, momentum or adam">,
+    Option<"lr", "lr", "double", /*default=*/"0.01", "Learning rate">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.9",
+           "Momentum (optimizer=momentum)">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9", "Adam beta1">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999", "Adam beta2">,
+    Option<"eps", "eps", "double", /*default=*/"1e-8", "Adam epsilon">,
+    Option<"weightDecay", "weight-decay", "double", /*default=*/"0.0",
+           "L2 weight decay added to the gradient">,
+    Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
+           "Clip the global gradient norm to this value (0: off)">,
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "The forward function (default: the only one with a loss)">,
+    Option<"stepName", "name", "std::string", /*default=*/"\"train_step\"",
+           "Name of the function to build">
+  ];
+  let dependentDialects = ["::mpt::MPTDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // MPT_DIALECT_MPT_TRANSFORMS_PASSES_TD

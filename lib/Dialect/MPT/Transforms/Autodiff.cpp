@@ -1,0 +1,465 @@
+//===- Autodiff.cpp - reverse-mode differentiation of mpt graphs ----------===//
+//
+// Walks the ops of a function backward from the loss and builds, with mpt
+// ops, the gradient of every float value the loss depends on. Gradients of
+// values used more than once are summed; broadcast operands get their
+// gradient summed back to their shape; integer values get none.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Dialect/MPT/Transforms/Autodiff.h"
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mpt;
+
+namespace {
+
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+bool isFloatTensor(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && isa<FloatType>(t.getElementType());
+}
+
+class Differentiator {
+public:
+  explicit Differentiator(OpBuilder &b) : b(b) {}
+
+  /// Builds an op whose result type is inferred and returns its result.
+  template <typename OpTy>
+  Value make(Location loc, ValueRange operands,
+             ArrayRef<NamedAttribute> attrs = {}) {
+    return OpTy::create(b, loc, operands, attrs)->getResult(0);
+  }
+
+  /// A constant tensor of `type` with every element `value`.
+  Value splat(Location loc, RankedTensorType type, double value) {
+    auto element = cast<FloatType>(type.getElementType());
+    APFloat v(value);
+    bool losesInfo;
+    v.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, v));
+  }
+
+  /// A rank-0 constant of `element`.
+  Value scalar(Location loc, Type element, double value) {
+    return splat(loc, RankedTensorType::get({}, element), value);
+  }
+
+  /// Sums `g` over the dimensions along which a value of type `target` was
+  /// broadcast, and reshapes it to `target`.
+  Value unbroadcast(Location loc, Value g, RankedTensorType target) {
+    RankedTensorType type = tensorType(g);
+    if (type.getShape() == target.getShape())
+      return g;
+    int64_t offset = type.getRank() - target.getRank();
+    SmallVector<int64_t> axes;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d < offset || (target.getDimSize(d - offset) == 1 &&
+                         type.getDimSize(d) != 1))
+        axes.push_back(d);
+    Value reduced = g;
+    if (!axes.empty())
+      reduced = make<ReduceSumOp>(
+          loc, g, {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axes))});
+    if (tensorType(reduced).getShape() != target.getShape())
+      reduced = ReshapeOp::create(b, loc, target, reduced);
+    return reduced;
+  }
+
+  /// `g` (of a reduced shape) broadcast back to `type`, where `axes` were
+  /// reduced (and dropped unless `keepDims`).
+  Value expand(Location loc, Value g, RankedTensorType type,
+               ArrayRef<int64_t> axes, bool keepDims) {
+    if (!keepDims) {
+      SmallVector<int64_t> kept(type.getShape());
+      for (int64_t a : axes)
+        kept[a] = 1;
+      g = ReshapeOp::create(b, loc, type.clone(kept), g);
+    }
+    return BroadcastOp::create(b, loc, type, g);
+  }
+
+  void accumulate(Value v, Value g) {
+    if (!isFloatTensor(v))
+      return;
+    auto [it, inserted] = adjoints.try_emplace(v, g);
+    if (!inserted)
+      it->second = make<AddOp>(g.getLoc(), {it->second, g});
+  }
+
+  Value adjoint(Value v) const { return adjoints.lookup(v); }
+
+  /// Propagates the adjoints of `op`'s results to its operands.
+  LogicalResult visit(Operation *op);
+
+private:
+  OpBuilder &b;
+  llvm::DenseMap<Value, Value> adjoints;
+};
+
+LogicalResult Differentiator::visit(Operation *op) {
+  Location loc = op->getLoc();
+  if (op->getNumResults() == 0)
+    return success();
+  Value g = adjoint(op->getResult(0));
+  bool anyAdjoint = llvm::any_of(op->getResults(),
+                                 [&](Value r) { return adjoint(r); });
+  if (!anyAdjoint)
+    return success();
+  auto elementType = [](Value v) { return tensorType(v).getElementType(); };
+
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](AddOp add) {
+        accumulate(add.getLhs(), unbroadcast(loc, g, add.getLhs().getType()));
+        accumulate(add.getRhs(), unbroadcast(loc, g, add.getRhs().getType()));
+        return success();
+      })
+      .Case([&](SubOp sub) {
+        accumulate(sub.getLhs(), unbroadcast(loc, g, sub.getLhs().getType()));
+        accumulate(sub.getRhs(), unbroadcast(loc, make<NegOp>(loc, g),
+                                             sub.getRhs().getType()));
+        return success();
+      })
+      .Case([&](MulOp mul) {
+        accumulate(mul.getLhs(),
+                   unbroadcast(loc, make<MulOp>(loc, {g, mul.getRhs()}),
+                               mul.getLhs().getType()));
+        accumulate(mul.getRhs(),
+                   unbroadcast(loc, make<MulOp>(loc, {g, mul.getLhs()}),
+                               mul.getRhs().getType()));
+        return success();
+      })
+      .Case([&](DivOp div) {
+        Value a = div.getLhs(), d = div.getRhs();
+        accumulate(a, unbroadcast(loc, make<DivOp>(loc, {g, d}),
+                                  div.getLhs().getType()));
+        // d(a/d)/dd = -(a/d)/d
+        Value q = make<DivOp>(loc, {div.getResult(), d});
+        Value gd = make<NegOp>(loc, make<MulOp>(loc, {g, q}));
+        accumulate(d, unbroadcast(loc, gd, div.getRhs().getType()));
+        return success();
+      })
+      .Case([&](MatmulOp mm) {
+        bool ta = mm.getTransposeA(), tb = mm.getTransposeB();
+        TypeAttr acc = mm.getAccTypeAttr();
+        Value a = mm.getLhs(), bb = mm.getRhs();
+        Value da = ta ? MatmulOp::create(b, loc, bb, g, tb, true, acc)
+                            .getResult()
+                      : MatmulOp::create(b, loc, g, bb, false, !tb, acc)
+                            .getResult();
+        Value db = tb ? MatmulOp::create(b, loc, g, a, true, ta, acc)
+                            .getResult()
+                      : MatmulOp::create(b, loc, a, g, !ta, false, acc)
+                            .getResult();
+        accumulate(a, da);
+        accumulate(bb, db);
+        return success();
+      })
+      .Case([&](BatchMatmulOp mm) {
+        bool ta = mm.getTransposeA(), tb = mm.getTransposeB();
+        TypeAttr acc = mm.getAccTypeAttr();
+        Value a = mm.getLhs(), bb = mm.getRhs();
+        Value da = ta ? BatchMatmulOp::create(b, loc, bb, g, tb, true, acc)
+                            .getResult()
+                      : BatchMatmulOp::create(b, loc, g, bb, false, !tb, acc)
+                            .getResult();
+        Value db = tb ? BatchMatmulOp::create(b, loc, g, a, true, ta, acc)
+                            .getResult()
+                      : BatchMatmulOp::create(b, loc, a, g, !ta, false, acc)
+                            .getResult();
+        accumulate(a, da);
+        accumulate(bb, db);
+        return success();
+      })
+      .Case([&](NegOp neg) {
+        accumulate(neg.getInput(), make<NegOp>(loc, g));
+        return success();
+      })
+      .Case([&](ExpOp exp) {
+        accumulate(exp.getInput(), make<MulOp>(loc, {g, exp.getResult()}));
+        return success();
+      })
+      .Case([&](LogOp log) {
+        accumulate(log.getInput(), make<DivOp>(loc, {g, log.getInput()}));
+        return success();
+      })
+      .Case([&](SqrtOp sqrt) {
+        // g / (2 sqrt(x))
+        Value twoY = make<MulOp>(
+            loc, {sqrt.getResult(), scalar(loc, elementType(g), 2.0)});
+        accumulate(sqrt.getInput(), make<DivOp>(loc, {g, twoY}));
+        return success();
+      })
+      .Case([&](RsqrtOp rsqrt) {
+        // -0.5 g y^3
+        Value y = rsqrt.getResult();
+        Value y3 = make<MulOp>(loc, {y, make<MulOp>(loc, {y, y})});
+        accumulate(rsqrt.getInput(),
+                   make<MulOp>(loc, {make<MulOp>(loc, {g, y3}),
+                                     scalar(loc, elementType(g), -0.5)}));
+        return success();
+      })
+      .Case([&](ReciprocalOp rec) {
+        Value y = rec.getResult();
+        accumulate(rec.getInput(),
+                   make<NegOp>(loc, make<MulOp>(loc, {g, make<MulOp>(
+                                                              loc, {y, y})})));
+        return success();
+      })
+      .Case([&](TanhOp tanh) {
+        Value y = tanh.getResult();
+        Value one = scalar(loc, elementType(g), 1.0);
+        Value d = make<SubOp>(loc, {one, make<MulOp>(loc, {y, y})});
+        accumulate(tanh.getInput(), make<MulOp>(loc, {g, d}));
+        return success();
+      })
+      .Case([&](SigmoidOp sig) {
+        Value y = sig.getResult();
+        Value one = scalar(loc, elementType(g), 1.0);
+        Value d = make<MulOp>(loc, {y, make<SubOp>(loc, {one, y})});
+        accumulate(sig.getInput(), make<MulOp>(loc, {g, d}));
+        return success();
+      })
+      .Case([&](ReluOp relu) {
+        accumulate(relu.getInput(), ReluGradOp::create(b, loc, g,
+                                                        relu.getInput()));
+        return success();
+      })
+      .Case([&](GeluOp gelu) {
+        accumulate(gelu.getInput(),
+                   GeluGradOp::create(b, loc, g, gelu.getInput(),
+                                      gelu.getApproximateAttr()));
+        return success();
+      })
+      .Case([&](SoftmaxOp softmax) {
+        // y * (g - sum(g * y))
+        Value y = softmax.getResult();
+        int64_t axis = softmax.getNormalizedAxis();
+        Value s = make<ReduceSumOp>(
+            loc, make<MulOp>(loc, {g, y}),
+            {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axis)),
+             b.getNamedAttr("keep_dims", b.getUnitAttr())});
+        accumulate(softmax.getInput(),
+                   make<MulOp>(loc, {y, make<SubOp>(loc, {g, s})}));
+        return success();
+      })
+      .Case([&](LogSoftmaxOp logSoftmax) {
+        // g - exp(y) * sum(g)
+        int64_t axis = logSoftmax.getNormalizedAxis();
+        Value s = make<ReduceSumOp>(
+            loc, g,
+            {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axis)),
+             b.getNamedAttr("keep_dims", b.getUnitAttr())});
+        Value p = make<ExpOp>(loc, logSoftmax.getResult());
+        accumulate(logSoftmax.getInput(),
+                   make<SubOp>(loc, {g, make<MulOp>(loc, {p, s})}));
+        return success();
+      })
+      .Case([&](LayerNormOp ln) {
+        auto grads = LayerNormGradOp::create(
+            b, loc,
+            TypeRange{ln.getInput().getType(), ln.getScale().getType(),
+                      ln.getBias().getType()},
+            g, ln.getInput(), ln.getScale(), ln.getAxisAttr(),
+            ln.getEpsilonAttr());
+        accumulate(ln.getInput(), grads.getInputGrad());
+        accumulate(ln.getScale(), grads.getScaleGrad());
+        accumulate(ln.getBias(), grads.getBiasGrad());
+        return success();
+      })
+      .Case([&](ReduceSumOp sum) {
+        accumulate(sum.getInput(),
+                   expand(loc, g, sum.getInput().getType(),
+                          sum.getNormalizedAxes(), sum.getKeepDims()));
+        return success();
+      })
+      .Case([&](ReduceMeanOp mean) {
+        RankedTensorType in = mean.getInput().getType();
+        int64_t count = 1;
+        for (int64_t a : mean.getNormalizedAxes())
+          count *= in.getDimSize(a);
+        Value e = expand(loc, g, in, mean.getNormalizedAxes(),
+                         mean.getKeepDims());
+        accumulate(mean.getInput(),
+                   make<MulOp>(loc, {e, scalar(loc, elementType(g),
+                                               1.0 / count)}));
+        return success();
+      })
+      .Case([&](GlobalAvgPoolOp pool) {
+        RankedTensorType in = pool.getInput().getType();
+        bool nchw = pool.getLayout() == Layout::nchw;
+        SmallVector<int64_t> axes =
+            nchw ? SmallVector<int64_t>{2, 3} : SmallVector<int64_t>{1, 2};
+        int64_t count = in.getDimSize(axes[0]) * in.getDimSize(axes[1]);
+        Value e = expand(loc, g, in, axes, /*keepDims=*/false);
+        accumulate(pool.getInput(),
+                   make<MulOp>(loc, {e, scalar(loc, elementType(g),
+                                               1.0 / count)}));
+        return success();
+      })
+      .Case([&](ReshapeOp reshape) {
+        accumulate(reshape.getInput(),
+                   ReshapeOp::create(b, loc, reshape.getInput().getType(), g));
+        return success();
+      })
+      .Case([&](TransposeOp transpose) {
+        ArrayRef<int64_t> perm = transpose.getPerm();
+        SmallVector<int64_t> inverse(perm.size());
+        for (auto [i, p] : llvm::enumerate(perm))
+          inverse[p] = i;
+        accumulate(transpose.getInput(),
+                   make<TransposeOp>(
+                       loc, g,
+                       {b.getNamedAttr("perm",
+                                       b.getDenseI64ArrayAttr(inverse))}));
+        return success();
+      })
+      .Case([&](BroadcastOp broadcast) {
+        accumulate(broadcast.getInput(),
+                   unbroadcast(loc, g, broadcast.getInput().getType()));
+        return success();
+      })
+      .Case([&](CastOp cast) {
+        if (isFloatTensor(cast.getInput()))
+          accumulate(cast.getInput(),
+                     CastOp::create(b, loc, cast.getInput().getType(), g));
+        return success();
+      })
+      .Case([&](SliceOp slice) -> LogicalResult {
+        if (llvm::any_of(slice.getStridesOrOnes(),
+                         [](int64_t s) { return s != 1; }))
+          return slice.emitOpError(
+              "has no gradient rule for strides other than 1");
+        RankedTensorType in = slice.getInput().getType();
+        SmallVector<int64_t> high;
+        for (auto [d, o, s] :
+             llvm::zip(in.getShape(), slice.getOffsets(), slice.getSizes()))
+          high.push_back(d - o - s);
+        accumulate(slice.getInput(),
+                   PadOp::create(b, loc, g, slice.getOffsets(), high,
+                                 APFloat(0.0)));
+        return success();
+      })
+      .Case([&](PadOp pad) {
+        accumulate(pad.getInput(),
+                   SliceOp::create(b, loc, g, pad.getLow(),
+                                   pad.getInput().getType().getShape(),
+                                   nullptr));
+        return success();
+      })
+      .Case([&](ConcatOp concat) {
+        int64_t rank = concat.getType().getRank();
+        int64_t axis = static_cast<int64_t>(concat.getAxis());
+        if (axis < 0)
+          axis += rank;
+        int64_t offset = 0;
+        for (Value in : concat.getInputs()) {
+          SmallVector<int64_t> offsets(rank, 0);
+          offsets[axis] = offset;
+          accumulate(in, SliceOp::create(b, loc, g, offsets,
+                                         tensorType(in).getShape(), nullptr));
+          offset += tensorType(in).getDimSize(axis);
+        }
+        return success();
+      })
+      .Case([&](SoftmaxCrossEntropyOp sce) {
+        accumulate(sce.getLogits(),
+                   SoftmaxCrossEntropyGradOp::create(
+                       b, loc, sce.getLogits().getType(), sce.getLogits(),
+                       sce.getLabels(), g));
+        return success();
+      })
+      .Case([&](MseLossOp mse) {
+        // d/dx mean((x - t)^2) = 2 (x - t) / N
+        RankedTensorType in = mse.getInput().getType();
+        Value diff = make<SubOp>(loc, {mse.getInput(), mse.getTarget()});
+        Value scale = make<MulOp>(
+            loc, {g, scalar(loc, elementType(g),
+                            2.0 / double(in.getNumElements()))});
+        Value dx = make<MulOp>(loc, {diff, scale});
+        accumulate(mse.getInput(), dx);
+        accumulate(mse.getTarget(), make<NegOp>(loc, dx));
+        return success();
+      })
+      .Case([&](ConstantOp) { return success(); })
+      .Default([&](Operation *other) {
+        return other->emitOpError(
+            "has no gradient rule in mpt-autodiff; the loss depends on it "
+            "through a float value");
+      });
+}
+
+} // namespace
+
+FailureOr<SmallVector<Value>> mpt::differentiate(func::FuncOp func, Value loss,
+                                                 ArrayRef<Value> wrt) {
+  Block &body = func.getBody().front();
+  OpBuilder b(body.getTerminator());
+  Differentiator diff(b);
+  Location loc = loss.getLoc();
+  diff.accumulate(loss, diff.splat(loc, tensorType(loss), 1.0));
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops)) {
+    if (op->getNumRegions() > 0 &&
+        llvm::any_of(op->getResults(),
+                     [&](Value r) { return diff.adjoint(r); }))
+      return op->emitOpError("has regions; mpt-autodiff differentiates "
+                             "straight-line graphs only");
+    if (failed(diff.visit(op)))
+      return failure();
+  }
+  SmallVector<Value> grads;
+  for (Value v : wrt) {
+    Value g = diff.adjoint(v);
+    grads.push_back(g ? g : diff.splat(v.getLoc(), tensorType(v), 0.0));
+  }
+  return grads;
+}
+
+FailureOr<unsigned> mpt::findLossResult(func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (getResultRole(func, i) == Role::loss) {
+      auto type = dyn_cast<RankedTensorType>(func.getResultTypes()[i]);
+      if (!type || type.getRank() != 0 ||
+          !isa<FloatType>(type.getElementType()))
+        return func.emitError()
+               << "the loss (result #" << i
+               << ") must be a rank-0 float tensor, got "
+               << func.getResultTypes()[i];
+      return i;
+    }
+  if (func.getNumResults() == 1)
+    if (auto type = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
+        type && type.getRank() == 0 && isa<FloatType>(type.getElementType()))
+      return 0u;
+  return func.emitError()
+         << "has no loss: mark a rank-0 float result with "
+            "{mpt.role = #mpt.role<loss>} (or return only the loss)";
+}
+
+FailureOr<SmallVector<BlockArgument>> mpt::findParameters(func::FuncOp func) {
+  SmallVector<BlockArgument> params;
+  for (BlockArgument arg : func.getArguments())
+    if (getArgumentRole(func, arg.getArgNumber()) == Role::parameter) {
+      if (!isFloatTensor(arg))
+        return func.emitError() << "parameter #" << arg.getArgNumber()
+                                << " must be a float tensor, got "
+                                << arg.getType();
+      params.push_back(arg);
+    }
+  if (params.empty())
+    return func.emitError() << "has no parameters: mark the arguments to "
+                               "train with {mpt.role = #mpt.role<parameter>}";
+  return params;
+}

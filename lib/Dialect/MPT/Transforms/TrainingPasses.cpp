@@ -1,0 +1,346 @@
+//===- TrainingPasses.cpp - mpt-autodiff and mpt-build-train-step ---------===//
+
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
+#include "mpt/Dialect/MPT/Transforms/Autodiff.h"
+#include "mpt/Dialect/MPT/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mpt {
+#define GEN_PASS_DEF_AUTODIFF
+#define GEN_PASS_DEF_BUILDTRAINSTEP
+#include "mpt/Dialect/MPT/Transforms/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+using namespace mpt;
+
+namespace {
+
+/// Functions the training passes apply to: those with a parameter.
+SmallVector<func::FuncOp> trainableFunctions(ModuleOp module) {
+  SmallVector<func::FuncOp> result;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() &&
+        llvm::any_of(func.getArguments(), [&](BlockArgument arg) {
+          return getArgumentRole(func, arg.getArgNumber()) == Role::parameter;
+        }))
+      result.push_back(func);
+  return result;
+}
+
+struct AutodiffPass : public mpt::impl::AutodiffBase<AutodiffPass> {
+  using AutodiffBase::AutodiffBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> funcs = trainableFunctions(module);
+    if (funcs.empty()) {
+      module.emitError("mpt-autodiff: no function has a parameter; mark the "
+                       "arguments to differentiate with "
+                       "{mpt.role = #mpt.role<parameter>}");
+      return signalPassFailure();
+    }
+    for (func::FuncOp forward : funcs)
+      if (failed(process(forward)))
+        return signalPassFailure();
+  }
+
+  LogicalResult process(func::FuncOp forward) {
+    func::FuncOp func = forward;
+    if (!extend) {
+      func = forward.clone();
+      func.setSymName((forward.getSymName() + "_grad").str());
+      SymbolTable(getOperation()).insert(func, ++Block::iterator(forward));
+    }
+    FailureOr<unsigned> lossIndex = findLossResult(func);
+    FailureOr<SmallVector<BlockArgument>> params = findParameters(func);
+    if (failed(lossIndex) || failed(params))
+      return failure();
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    Value loss = ret.getOperand(*lossIndex);
+    SmallVector<Value> wrt(params->begin(), params->end());
+    FailureOr<SmallVector<Value>> grads = differentiate(func, loss, wrt);
+    if (failed(grads))
+      return failure();
+    SmallVector<Value> results;
+    if (extend)
+      results.append(ret.getOperands().begin(), ret.getOperands().end());
+    else
+      results.push_back(loss);
+    unsigned firstGrad = results.size();
+    results.append(grads->begin(), grads->end());
+    OpBuilder b(ret);
+    func::ReturnOp::create(b, ret.getLoc(), results);
+    ret.erase();
+    SmallVector<DictionaryAttr> resultAttrs;
+    if (extend)
+      for (unsigned i = 0; i < func.getNumResults(); ++i)
+        resultAttrs.push_back(func.getResultAttrDict(i));
+    func.setType(FunctionType::get(&getContext(), func.getArgumentTypes(),
+                                   ValueRange(results).getTypes()));
+    for (auto [i, attrs] : llvm::enumerate(resultAttrs))
+      func.setResultAttrs(i, attrs);
+    if (!extend)
+      setResultRole(func, 0, Role::loss);
+    for (unsigned i = firstGrad; i < results.size(); ++i)
+      setResultRole(func, i, Role::gradient);
+    return success();
+  }
+};
+
+struct BuildTrainStepPass
+    : public mpt::impl::BuildTrainStepBase<BuildTrainStepPass> {
+  using BuildTrainStepBase::BuildTrainStepBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (optimizer != "sgd" && optimizer != "momentum" && optimizer != "adam") {
+      module.emitError() << "mpt-build-train-step: unknown optimizer '"
+                         << optimizer << "'; expected sgd, momentum or adam";
+      return signalPassFailure();
+    }
+    if (lr <= 0 || momentum < 0 || momentum >= 1 || beta1 < 0 ||
+        beta1 >= 1 || beta2 < 0 || beta2 >= 1 || eps <= 0 ||
+        weightDecay < 0 || clipNorm < 0) {
+      module.emitError("mpt-build-train-step: expects lr > 0, momentum, "
+                       "beta1 and beta2 in [0, 1), eps > 0, weight-decay >= "
+                       "0 and clip-norm >= 0");
+      return signalPassFailure();
+    }
+    FailureOr<func::FuncOp> forward = findForward();
+    if (failed(forward) || failed(build(*forward)))
+      return signalPassFailure();
+  }
+
+  FailureOr<func::FuncOp> findForward() {
+    ModuleOp module = getOperation();
+    if (!function.empty()) {
+      auto func = module.lookupSymbol<func::FuncOp>(function);
+      if (!func)
+        return module.emitError() << "mpt-build-train-step: no function @"
+                                  << function << " in the module";
+      return func;
+    }
+    SmallVector<func::FuncOp> funcs = trainableFunctions(module);
+    if (funcs.size() != 1)
+      return module.emitError()
+             << "mpt-build-train-step: expected one function with "
+                "parameters, found "
+             << funcs.size() << "; name it with function=";
+    return funcs.front();
+  }
+
+  LogicalResult build(func::FuncOp forward) {
+    MLIRContext *ctx = &getContext();
+    FailureOr<unsigned> lossIndex = findLossResult(forward);
+    FailureOr<SmallVector<BlockArgument>> params = findParameters(forward);
+    if (failed(lossIndex) || failed(params))
+      return failure();
+
+    // Signature: params, optimizer state, then the other arguments.
+    unsigned numParams = params->size();
+    unsigned statesPerParam =
+        optimizer == "sgd" ? 0 : (optimizer == "momentum" ? 1 : 2);
+    bool hasStepCount = optimizer == "adam";
+    SmallVector<Type> argTypes;
+    SmallVector<DictionaryAttr> argAttrs;
+    auto roleDict = [&](Role role) {
+      return DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, MPTDialect::getRoleAttrName()),
+                               RoleAttr::get(ctx, role))});
+    };
+    for (BlockArgument p : *params) {
+      argTypes.push_back(p.getType());
+      argAttrs.push_back(forward.getArgAttrDict(p.getArgNumber()));
+    }
+    for (unsigned s = 0; s < statesPerParam; ++s)
+      for (BlockArgument p : *params) {
+        argTypes.push_back(p.getType());
+        argAttrs.push_back(roleDict(Role::optimizer_state));
+      }
+    Type f32Scalar = RankedTensorType::get({}, Float32Type::get(ctx));
+    if (hasStepCount) {
+      argTypes.push_back(f32Scalar);
+      argAttrs.push_back(roleDict(Role::optimizer_state));
+    }
+    SmallVector<BlockArgument> others;
+    for (BlockArgument arg : forward.getArguments())
+      if (!llvm::is_contained(*params, arg)) {
+        others.push_back(arg);
+        argTypes.push_back(arg.getType());
+        argAttrs.push_back(forward.getArgAttrDict(arg.getArgNumber()));
+      }
+
+    if (SymbolTable::lookupSymbolIn(getOperation(), stepName))
+      return forward.emitError() << "mpt-build-train-step: the module "
+                                    "already has a symbol @"
+                                 << stepName << "; choose another name=";
+    OpBuilder b(ctx);
+    b.setInsertionPointAfter(forward);
+    auto step = func::FuncOp::create(b, forward.getLoc(), stepName.getValue(),
+                                     FunctionType::get(ctx, argTypes, {}));
+    Block *body = step.addEntryBlock();
+    IRMapping mapping;
+    for (auto [i, p] : llvm::enumerate(*params))
+      mapping.map(p, body->getArgument(i));
+    unsigned othersStart = numParams * (1 + statesPerParam) + hasStepCount;
+    for (auto [i, arg] : llvm::enumerate(others))
+      mapping.map(arg, body->getArgument(othersStart + i));
+    b.setInsertionPointToEnd(body);
+    for (Operation &op : forward.getBody().front())
+      b.clone(op, mapping);
+    auto ret = cast<func::ReturnOp>(body->getTerminator());
+    Value loss = ret.getOperand(*lossIndex);
+    SmallVector<Value> newParams(body->getArguments().take_front(numParams));
+    FailureOr<SmallVector<Value>> grads =
+        differentiate(step, loss, SmallVector<Value>(newParams));
+    if (failed(grads))
+      return failure();
+
+    b.setInsertionPoint(ret);
+    Location loc = forward.getLoc();
+    SmallVector<Value> g = *grads;
+    if (clipNorm > 0)
+      clip(b, loc, g);
+    SmallVector<Value> results = {loss}, updated, states;
+    SmallVector<Value> stateArgs(
+        body->getArguments().slice(numParams, numParams * statesPerParam));
+    Value stepArg = hasStepCount ? body->getArgument(othersStart - 1) : Value();
+    Value newStep;
+    if (hasStepCount)
+      newStep = add(b, loc, stepArg, scalar(b, loc, stepArg, 1.0));
+    for (unsigned i = 0; i < numParams; ++i) {
+      Value p = newParams[i], grad = g[i];
+      if (optimizer == "sgd") {
+        updated.push_back(SgdUpdateOp::create(
+            b, loc, p, grad, b.getF64FloatAttr(lr),
+            b.getF64FloatAttr(weightDecay)));
+        continue;
+      }
+      if (weightDecay > 0)
+        grad = add(b, loc, grad, mul(b, loc, p, scalar(b, loc, p, weightDecay)));
+      if (optimizer == "momentum") {
+        Value v = add(b, loc, mul(b, loc, stateArgs[i],
+                                  scalar(b, loc, p, momentum)),
+                      grad);
+        updated.push_back(
+            SubOp::create(b, loc, p, mul(b, loc, v, scalar(b, loc, p, lr))));
+        states.push_back(v);
+        continue;
+      }
+      // Adam with bias correction.
+      Value m = add(b, loc, mul(b, loc, stateArgs[i], scalar(b, loc, p, beta1)),
+                    mul(b, loc, grad, scalar(b, loc, p, 1 - beta1)));
+      Value v = add(b, loc,
+                    mul(b, loc, stateArgs[numParams + i],
+                        scalar(b, loc, p, beta2)),
+                    mul(b, loc, mul(b, loc, grad, grad),
+                        scalar(b, loc, p, 1 - beta2)));
+      auto correction = [&](double beta) {
+        // 1 - beta^t
+        Value pw = PowOp::create(b, loc, scalar(b, loc, newStep, beta), newStep);
+        return SubOp::create(b, loc, scalar(b, loc, newStep, 1.0), pw)
+            .getResult();
+      };
+      Value c1 = correction(beta1), c2 = correction(beta2);
+      Type elem = cast<RankedTensorType>(p.getType()).getElementType();
+      auto toElem = [&](Value s) -> Value {
+        if (elem.isF32())
+          return s;
+        return CastOp::create(b, loc, RankedTensorType::get({}, elem), s);
+      };
+      Value mhat = DivOp::create(b, loc, m, toElem(c1));
+      Value vhat = DivOp::create(b, loc, v, toElem(c2));
+      Value denom = add(b, loc, SqrtOp::create(b, loc, vhat),
+                        scalar(b, loc, p, eps));
+      Value delta = mul(b, loc, DivOp::create(b, loc, mhat, denom),
+                        scalar(b, loc, p, lr));
+      updated.push_back(SubOp::create(b, loc, p, delta));
+      states.push_back(m);
+      states.push_back(v);
+    }
+    if (optimizer == "adam") {
+      // Moments in argument order: all first moments, then all second.
+      SmallVector<Value> firsts, seconds;
+      for (unsigned i = 0; i < numParams; ++i) {
+        firsts.push_back(states[2 * i]);
+        seconds.push_back(states[2 * i + 1]);
+      }
+      states = firsts;
+      states.append(seconds);
+      states.push_back(newStep);
+    }
+    results.append(updated);
+    results.append(states);
+    func::ReturnOp::create(b, ret.getLoc(), results);
+    ret.erase();
+    step.setType(FunctionType::get(ctx, argTypes,
+                                   ValueRange(results).getTypes()));
+    for (auto [i, attrs] : llvm::enumerate(argAttrs))
+      step.setArgAttrs(i, attrs);
+    setResultRole(step, 0, Role::loss);
+    for (unsigned i = 0; i < numParams; ++i)
+      setResultRole(step, 1 + i, Role::parameter);
+    for (unsigned i = 1 + numParams; i < results.size(); ++i)
+      setResultRole(step, i, Role::optimizer_state);
+    return success();
+  }
+
+  static Value scalar(OpBuilder &b, Location loc, Value like, double value) {
+    auto type = RankedTensorType::get(
+        {}, cast<RankedTensorType>(like.getType()).getElementType());
+    auto element = cast<FloatType>(type.getElementType());
+    APFloat v(value);
+    bool losesInfo;
+    v.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, v));
+  }
+  static Value add(OpBuilder &b, Location loc, Value x, Value y) {
+    return AddOp::create(b, loc, x, y);
+  }
+  static Value mul(OpBuilder &b, Location loc, Value x, Value y) {
+    return MulOp::create(b, loc, x, y);
+  }
+
+  /// Scales every gradient by min(1, clip / (||g|| + 1e-6)), the global norm
+  /// computed in f32.
+  void clip(OpBuilder &b, Location loc, SmallVectorImpl<Value> &grads) {
+    Value total;
+    for (Value g : grads) {
+      auto type = cast<RankedTensorType>(g.getType());
+      Value g32 = type.getElementType().isF32()
+                      ? g
+                      : CastOp::create(b, loc, type.clone(b.getF32Type()), g)
+                            .getResult();
+      SmallVector<int64_t> all(type.getRank());
+      std::iota(all.begin(), all.end(), 0);
+      Value sq = ReduceSumOp::create(
+                     b, loc, ValueRange{mul(b, loc, g32, g32)},
+                     {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(all))})
+                     ->getResult(0);
+      total = total ? add(b, loc, total, sq) : sq;
+    }
+    Value norm = SqrtOp::create(b, loc, total);
+    Value ratio = DivOp::create(
+        b, loc, scalar(b, loc, norm, clipNorm),
+        add(b, loc, norm, scalar(b, loc, norm, 1e-6)));
+    Value factor = MinOp::create(b, loc, scalar(b, loc, norm, 1.0), ratio);
+    for (Value &g : grads) {
+      auto type = cast<RankedTensorType>(g.getType());
+      Value f = type.getElementType().isF32()
+                    ? factor
+                    : CastOp::create(
+                          b, loc,
+                          RankedTensorType::get({}, type.getElementType()),
+                          factor)
+                          .getResult();
+      g = mul(b, loc, g, f);
+    }
+  }
+};
+
+} // namespace

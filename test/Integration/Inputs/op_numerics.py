@@ -1,0 +1,1210 @@
+#!/usr/bin/python3
+"""Numerics of every mpt op on the CPU, against independent numpy references.
+
+Each case is one mpt op in a small function with static shapes, written from
+a template per element type. The script draws the inputs with a seeded numpy
+generator, runs the function once with `mpt-run --output-dir` (one JIT
+compilation per case, all in one temporary directory) and compares the
+results with a numpy reference written from the op's definition in
+MPTOps.td (not from the lowering).
+
+Inputs and references
+  * f32: the inputs are float32; the reference computes in float64.
+  * f16 / bf16: the inputs are first rounded to the type (np.float16 for
+    f16; for bf16, float32 rounded to nearest even by bit manipulation on the
+    uint32 pattern); the reference computes in float64 from those rounded
+    inputs (at least as accurate as float32) and rounds the final result once
+    to the type (round to nearest even, overflow to inf).
+
+Tolerances (a case passes when err <= tol; the line shows both)
+  * exact: data movement, neg/abs/relu/max/min, reduce_max, max_pool2d,
+    embedding, constant and casts: the result equals the (rounded) reference
+    exactly; err = max |out - ref|.
+  * f32, elementwise ops: allclose with rtol = 1e-5, atol = 1e-6, reported as
+    err = max |out - ref| / (|ref| + atol/rtol), tol = 1e-5.
+  * f32, contractions, reductions, normalizations, pooling, losses: normwise
+    err = ||out - ref||_2 / ||ref||_2, tol = 1e-5.
+  * f16 / bf16, elementwise ops: within one ulp of the rounded reference:
+    |out - ref| <= rtol |ref| + atol with rtol = 2^-10 (f16) or 2^-7 (bf16),
+    and atol the smallest subnormal of the type (2^-24, 2^-133). Reported as
+    err = max |out - ref| / (|ref| + atol/rtol), tol = rtol.
+  * f16 / bf16, contractions and sums (matmul, batch_matmul, conv2d,
+    reduce_sum/mean, avg_pool2d, global_avg_pool): one ulp plus the classical
+    floating-point summation bound of the accumulator:
+    |out - ref| <= rtol |ref| + atol + gamma_{K+1}(u) * (|op|(|inputs|)),
+    gamma_n(u) = n u / (1 - n u), K the number of summed terms, u the unit
+    roundoff of the accumulator: 2^-24 with acc(f32) (and for the sums, which
+    accumulate in f32), 2^-11 (f16) or 2^-8 (bf16) without acc (accumulation
+    in the element type). |op|(|inputs|) is the op applied to the absolute
+    values of the inputs. Reported like the elementwise error, with the extra
+    term folded into the denominator; tol = rtol.
+  * f16 / bf16, other ops computed in f32 and rounded once (softmax,
+    log_softmax, layer_norm, batch_norm, losses): one ulp plus an absolute
+    slack of 2^-18 * max|ref| (64 f32 ulps of the largest result, for the f32
+    arithmetic inside the op; 1/256 of an f16 ulp there).
+  * matmul accuracy: with f16 (and bf16) inputs, acc(f32) must be closer than
+    the plain matmul (accumulation in the element type), normwise, both to the
+    exact product of the rounded inputs and to the f32 reference (the product
+    of the unrounded float32 inputs).
+  * cast rounding: bit-exact results (NaN only has to stay NaN) for tables of
+    ties, subnormals, overflow, NaN and signed zeros, random bit patterns and
+    all 65536 f16 / bf16 values.
+
+Usage: op_numerics.py --mpt-run build/bin/mpt-run [--filter REGEX] [--keep]
+Prints `op dtype: err=... tol=... ok` per case and ends with
+`op numerics: N passed, M failed`; exits 1 when anything failed.
+"""
+
+import argparse
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+import numpy as np
+
+FLOATS = ("f32", "f16", "bf16")
+NARROW = ("f16", "bf16")
+
+# rtol (one ulp, relative), atol (smallest subnormal), unit roundoff.
+ULP = {"f16": (2.0 ** -10, 2.0 ** -24, 2.0 ** -11),
+       "bf16": (2.0 ** -7, 2.0 ** -133, 2.0 ** -8)}
+U_F32 = 2.0 ** -24
+F32_RTOL, F32_ATOL, F32_NORM = 1e-5, 1e-6, 1e-5
+COMPOSITE_SLACK = 2.0 ** -18
+
+# ---------------------------------------------------------------------------
+# Rounding to f16 / bf16
+# ---------------------------------------------------------------------------
+
+# precision p (bits, with the implicit one), exponent of the smallest
+# subnormal, largest finite value.
+FORMATS = {"f16": (11, -24, 65504.0),
+           "bf16": (8, -133, float.fromhex("0x1.fep127"))}
+
+
+def round_fmt(x, fmt):
+    """Rounds float64 values to `fmt` (f16 or bf16): nearest, ties to even,
+    gradual underflow, values beyond the largest finite one (after rounding)
+    become infinities; returns float64. Written from the IEEE definition."""
+    p, qmin, maxval = FORMATS[fmt]
+    x = np.array(x, dtype=np.float64)
+    out = x.copy()
+    fin = np.isfinite(x) & (x != 0)
+    v = x[fin]
+    _, e = np.frexp(v)            # v = m 2^e, 0.5 <= |m| < 1
+    q = np.maximum(e - p, qmin)   # exponent of the last mantissa bit
+    r = np.ldexp(np.rint(np.ldexp(v, -q)), q)   # rint: ties to even
+    r = np.where(np.abs(r) > maxval, np.copysign(np.inf, v), r)
+    out[fin] = r
+    return out
+
+
+def bf16_bits(x32):
+    """float32 -> bfloat16 bit patterns, round to nearest even by bit
+    manipulation on the uint32 pattern; NaN stays a (quiet) NaN."""
+    x32 = np.asarray(x32, dtype=np.float32)
+    b = x32.view(np.uint32).astype(np.uint64)
+    r = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
+    nan = np.isnan(x32)
+    r[nan] = ((b[nan] >> 16) | 0x40) & 0xFFFF
+    return r.astype(np.uint16)
+
+
+def bf16_to_f32(bits):
+    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(
+        np.float32)
+
+
+def round_bf16_f32(x):
+    """float32 values rounded to bf16 (bit manipulation), as float32."""
+    return bf16_to_f32(bf16_bits(np.asarray(x, dtype=np.float32)))
+
+
+def round_input(x, dt):
+    """Rounds generated float64 inputs to `dt`, returns float64 values."""
+    x32 = np.asarray(x, dtype=np.float64).astype(np.float32)
+    if dt == "f32":
+        return x32.astype(np.float64)
+    if dt == "f16":
+        return x32.astype(np.float16).astype(np.float64)
+    if dt == "bf16":
+        return round_bf16_f32(x32).astype(np.float64)
+    raise ValueError(dt)
+
+
+def round_output(x, dt):
+    """Rounds a float64 reference to `dt` (float64 result)."""
+    if dt == "f32":
+        return np.asarray(x, dtype=np.float64).astype(np.float32).astype(
+            np.float64)
+    if dt in NARROW:
+        return round_fmt(x, dt)
+    if dt in ("i64", "i32"):
+        return np.asarray(x)
+    raise ValueError(dt)
+
+
+def npy_array(values, ty):
+    """The array mpt-run reads for an argument of element type `ty`."""
+    if ty == "f32":
+        return np.asarray(values, dtype=np.float32)
+    if ty == "f16":
+        return np.asarray(values, dtype=np.float16)
+    if ty == "bf16":   # float32 files, already bf16 values
+        return np.asarray(values, dtype=np.float32)
+    if ty == "i64":
+        return np.asarray(values, dtype=np.int64)
+    if ty == "i32":
+        return np.asarray(values, dtype=np.int32)
+    raise ValueError(ty)
+
+
+NPY_DESCR = {"f32": "<f4", "f16": "<f2", "bf16": "<f4", "i64": "<i8",
+             "i32": "<i4"}
+
+# ---------------------------------------------------------------------------
+# .npy files written by mpt-run
+# ---------------------------------------------------------------------------
+
+MALFORMED_NPY = []
+
+
+def read_npy(path):
+    """np.load, or a lenient parse of the header when np.load rejects it (the
+    fallback is recorded and reported at the end)."""
+    try:
+        return np.load(path, allow_pickle=False)
+    except Exception as error:  # pylint: disable=broad-except
+        data = open(path, "rb").read()
+        if data[:6] != b"\x93NUMPY":
+            raise
+        if data[6] == 1:
+            length, start = int.from_bytes(data[8:10], "little"), 10
+        else:
+            length, start = int.from_bytes(data[8:12], "little"), 12
+        header = data[start:start + length].decode("latin1")
+        descr = re.search(r"'descr':\s*'([^']*)'", header).group(1)
+        shape_text = re.search(r"'shape':\s*([^}]*)", header).group(1)
+        shape = tuple(int(s) for s in re.findall(r"\d+", shape_text))
+        if "'fortran_order': True" in header:
+            raise
+        array = np.frombuffer(data[start + length:], dtype=np.dtype(descr))
+        if array.size != int(np.prod(shape, dtype=np.int64)):
+            raise
+        if not MALFORMED_NPY:
+            MALFORMED_NPY.append(f"{header.strip()!r} ({error})")
+        return array.reshape(shape).copy()
+
+
+# ---------------------------------------------------------------------------
+# Input generators
+# ---------------------------------------------------------------------------
+
+
+class Arg:
+    """An argument: shape "3x5" ("" for rank 0), element type (None: the
+    case's type), and a generator rng -> float64/int array."""
+
+    def __init__(self, shape, gen, ty=None):
+        self.shape = tuple(int(d) for d in shape.split("x")) if shape else ()
+        self.shape_text = shape
+        self.gen = gen
+        self.ty = ty
+
+
+def N(shape, scale=1.0, ty=None):
+    return Arg(shape, lambda r, s: scale * r.standard_normal(s), ty)
+
+
+def U(shape, lo, hi, ty=None):
+    return Arg(shape, lambda r, s: r.uniform(lo, hi, s), ty)
+
+
+def AWAY(shape, lo=0.5, hi=2.0, ty=None):
+    """Uniform magnitude in [lo, hi), random sign (divisors)."""
+    return Arg(shape, lambda r, s: r.uniform(lo, hi, s) *
+               r.choice([-1.0, 1.0], s), ty)
+
+
+def IDX(shape, hi, ty="i64"):
+    return Arg(shape, lambda r, s: r.integers(0, hi, s), ty)
+
+
+def FIXED(shape, values, ty=None):
+    return Arg(shape, lambda r, s: np.asarray(values).reshape(s), ty)
+
+
+# ---------------------------------------------------------------------------
+# References, from the definitions in MPTOps.td
+# ---------------------------------------------------------------------------
+
+
+def mm(a, b, ta=False, tb=False):
+    a = np.swapaxes(a, -1, -2) if ta else a
+    b = np.swapaxes(b, -1, -2) if tb else b
+    return np.matmul(a, b)
+
+
+def conv2d(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dil=(1, 1), groups=1,
+           layout="nchw"):
+    """Cross-correlation; x NCHW / w FCHW (or NHWC / HWCF)."""
+    if layout == "nhwc":
+        x = x.transpose(0, 3, 1, 2)
+        w = w.transpose(3, 2, 0, 1)
+    n, c, h, wd = x.shape
+    f, cg, kh, kw = w.shape
+    assert c == cg * groups and f % groups == 0
+    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])))
+    oh = (h + pad[0] + pad[1] - dil[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (wd + pad[2] + pad[3] - dil[1] * (kw - 1) - 1) // stride[1] + 1
+    out = np.zeros((n, f, oh, ow))
+    fg = f // groups
+    for g in range(groups):
+        xs = xp[:, g * cg:(g + 1) * cg]
+        for i in range(kh):
+            for j in range(kw):
+                patch = xs[:, :, i * dil[0]:i * dil[0] + stride[0] * (oh - 1) + 1:stride[0],
+                           j * dil[1]:j * dil[1] + stride[1] * (ow - 1) + 1:stride[1]]
+                out[:, g * fg:(g + 1) * fg] += np.einsum(
+                    "nchw,fc->nfhw", patch, w[g * fg:(g + 1) * fg, :, i, j])
+    if layout == "nhwc":
+        out = out.transpose(0, 2, 3, 1)
+    return out
+
+
+def pool2d(x, kernel, stride=(1, 1), pad=(0, 0, 0, 0), layout="nchw",
+           mode="max", count_include_pad=False):
+    """Max / average pooling; padded positions are ignored by max and by the
+    average unless count_include_pad."""
+    if layout == "nhwc":
+        x = x.transpose(0, 3, 1, 2)
+    n, c, h, w = x.shape
+    kh, kw = kernel
+    oh = (h + pad[0] + pad[1] - kh) // stride[0] + 1
+    ow = (w + pad[2] + pad[3] - kw) // stride[1] + 1
+    out = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            h0, w0 = i * stride[0] - pad[0], j * stride[1] - pad[2]
+            hs, he = max(h0, 0), min(h0 + kh, h)
+            ws, we = max(w0, 0), min(w0 + kw, w)
+            win = x[:, :, hs:he, ws:we]
+            if mode == "max":
+                out[:, :, i, j] = win.max(axis=(2, 3))
+            else:
+                count = kh * kw if count_include_pad else win.shape[2] * win.shape[3]
+                out[:, :, i, j] = win.sum(axis=(2, 3)) / count
+    if layout == "nhwc":
+        out = out.transpose(0, 2, 3, 1)
+    return out
+
+
+def softmax(x, axis):
+    z = np.exp(x - x.max(axis=axis, keepdims=True))
+    return z / z.sum(axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis):
+    s = x - x.max(axis=axis, keepdims=True)
+    return s - np.log(np.exp(s).sum(axis=axis, keepdims=True))
+
+
+def layer_norm(x, scale, bias, axis=-1, eps=1e-5):
+    axis = axis % x.ndim
+    axes = tuple(range(axis, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * scale + bias
+
+
+def batch_norm(x, scale, bias, axis=1, eps=1e-5):
+    axis = axis % x.ndim
+    axes = tuple(d for d in range(x.ndim) if d != axis)
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    return ((x - mean) / np.sqrt(var + eps) * scale.reshape(shape)
+            + bias.reshape(shape))
+
+
+_erfc = np.vectorize(math.erfc, otypes=[np.float64])
+
+
+def gelu(x):
+    """0.5 x (1 + erf(x / sqrt(2))), evaluated as the identical
+    0.5 x erfc(-x / sqrt(2)), which does not cancel for x << 0."""
+    return 0.5 * x * _erfc(-x / math.sqrt(2.0))
+
+
+def gelu_tanh(x):
+    """0.5 x (1 + tanh(u)), u = sqrt(2 / pi) (x + 0.044715 x^3), evaluated as
+    the identical x / (1 + exp(-2 u)), which does not cancel for x << 0."""
+    u = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)
+    with np.errstate(over="ignore"):
+        return x / (1.0 + np.exp(-2.0 * u))
+
+
+def sce(logits, labels):
+    logp = log_softmax(logits, -1)
+    picked = np.take_along_axis(logp, labels[..., None].astype(np.int64), -1)
+    return np.asarray(-picked.mean())
+
+
+def strided(x, offsets, sizes, strides):
+    return x[tuple(slice(o, o + (s - 1) * t + 1, t)
+                   for o, s, t in zip(offsets, sizes, strides))]
+
+
+# ---------------------------------------------------------------------------
+# Cases
+# ---------------------------------------------------------------------------
+
+
+class Case:
+    """One op in one function.
+
+    op: the op's text, with {T} (element type), {t0}.. (argument types) and
+    {r0}.. (result types); the arguments are %a0, %a1, ...
+    ref: float64 inputs -> float64 result (or a list of results).
+    check: exact | ew | dot | comp (see the module docstring).
+    absref/K/acc for check == dot: the op on |inputs|, the number of summed
+    terms, whether the accumulator is f32 for narrow types.
+    """
+
+    def __init__(self, name, args, results, op, ref, check, dtypes=FLOATS,
+                 absref=None, K=None, acc=True, body=None):
+        self.name, self.args, self.op, self.ref = name, args, op, ref
+        self.results = [r if isinstance(r, tuple) else (r, None)
+                        for r in (results if isinstance(results, list)
+                                  else [results])]
+        self.check, self.dtypes = check, dtypes
+        self.absref, self.K, self.acc, self.body = absref, K, acc, body
+
+
+def tensor_type(shape_text, ty):
+    return f"tensor<{shape_text}x{ty}>" if shape_text else f"tensor<{ty}>"
+
+
+def make_module(case, dt):
+    arg_types = [tensor_type(a.shape_text, a.ty or dt) for a in case.args]
+    res_types = [tensor_type(s, ty or dt) for s, ty in case.results]
+    keys = {"T": dt}
+    keys.update({f"t{i}": t for i, t in enumerate(arg_types)})
+    keys.update({f"r{i}": t for i, t in enumerate(res_types)})
+    params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(arg_types))
+    if case.body is None:
+        body = f"  %r0 = {case.op.format(**keys)}\n"
+    else:
+        body = "".join(f"  {line.format(**keys)}\n" for line in case.body)
+    names = ", ".join(f"%r{i}" for i in range(len(res_types)))
+    results = ", ".join(res_types)
+    return (f"func.func @main({params}) -> ({results}) {{\n{body}"
+            f"  return {names} : {results}\n}}\n")
+
+
+CASES = []
+
+
+def add(*args, **kwargs):
+    CASES.append(Case(*args, **kwargs))
+
+
+# --- matmul ----------------------------------------------------------------
+for ta, tb in ((False, False), (True, False), (False, True), (True, True)):
+    M, K_, Nn = 3, 8, 5
+    attrs = ("transpose_a " if ta else "") + ("transpose_b " if tb else "")
+    name = "matmul" + ("".join(" " + a for a in attrs.split()) or " plain")
+    la = f"{K_}x{M}" if ta else f"{M}x{K_}"
+    rb = f"{Nn}x{K_}" if tb else f"{K_}x{Nn}"
+    for acc in (False, True):
+        add(name + (" acc(f32)" if acc else ""), [N(la), N(rb)], f"{M}x{Nn}",
+            "mpt.matmul %a0, %a1 " + attrs + ("acc(f32) " if acc else "")
+            + ": ({t0}, {t1}) -> {r0}",
+            lambda a, b, ta=ta, tb=tb: mm(a, b, ta, tb), "dot",
+            dtypes=FLOATS if not acc else NARROW,
+            absref=lambda a, b, ta=ta, tb=tb: mm(np.abs(a), np.abs(b), ta, tb),
+            K=K_, acc=acc)
+
+# --- batch_matmul ----------------------------------------------------------
+for name, ls, rs, os_, attrs, ta, tb, acc, dts in (
+        ("batch_matmul rank3", "2x3x4", "2x4x5", "2x3x5", "", False, False,
+         False, FLOATS),
+        ("batch_matmul rank3 transpose_a acc(f32)", "2x4x3", "2x4x5", "2x3x5",
+         "transpose_a acc(f32) ", True, False, True, NARROW),
+        ("batch_matmul rank4 transpose_b", "2x2x3x4", "2x2x5x4", "2x2x3x5",
+         "transpose_b ", False, True, False, FLOATS),
+        ("batch_matmul rank4 acc(f32)", "2x2x3x4", "2x2x4x5", "2x2x3x5",
+         "acc(f32) ", False, False, True, NARROW)):
+    add(name, [N(ls), N(rs)], os_,
+        "mpt.batch_matmul %a0, %a1 " + attrs + ": ({t0}, {t1}) -> {r0}",
+        lambda a, b, ta=ta, tb=tb: mm(a, b, ta, tb), "dot", dtypes=dts,
+        absref=lambda a, b, ta=ta, tb=tb: mm(np.abs(a), np.abs(b), ta, tb),
+        K=4, acc=acc)
+
+# --- conv2d ----------------------------------------------------------------
+CONVS = [
+    # name, input, filter, output, attribute text, kwargs
+    ("conv2d nchw", "2x3x6x6", "4x3x3x3", "2x4x4x4", "", {}),
+    ("conv2d nchw stride+pad", "1x3x6x7", "4x3x3x3", "1x4x3x4",
+     "stride [2, 2] pad [1, 1, 1, 2] ", dict(stride=(2, 2), pad=(1, 1, 1, 2))),
+    ("conv2d nchw dilation", "1x2x7x7", "3x2x3x3", "1x3x3x5",
+     "dilation [2, 1] ", dict(dil=(2, 1))),
+    ("conv2d nchw groups=2", "1x4x5x5", "6x2x3x3", "1x6x3x3",
+     "groups 2 ", dict(groups=2)),
+    ("conv2d nhwc stride+pad+dilation", "2x6x6x3", "3x3x3x4", "2x3x3x4",
+     "layout<nhwc> stride [1, 2] pad [0, 1, 1, 0] dilation [2, 1] ",
+     dict(stride=(1, 2), pad=(0, 1, 1, 0), dil=(2, 1), layout="nhwc")),
+    ("conv2d nhwc groups=2 pad", "1x5x5x4", "3x3x2x6", "1x5x5x6",
+     "layout<nhwc> pad [1, 1, 1, 1] groups 2 ",
+     dict(pad=(1, 1, 1, 1), groups=2, layout="nhwc")),
+]
+for name, xs, ws, ys, attrs, kw in CONVS:
+    fshape = [int(d) for d in ws.split("x")]
+    kterms = (fshape[1] * fshape[2] * fshape[3] if kw.get("layout") != "nhwc"
+              else fshape[0] * fshape[1] * fshape[2])
+    for acc in (False, True):
+        if acc and name not in ("conv2d nchw", "conv2d nhwc stride+pad+dilation",
+                                "conv2d nchw groups=2"):
+            continue
+        add(name + (" acc(f32)" if acc else ""), [N(xs), N(ws)], ys,
+            "mpt.conv2d %a0, %a1 " + attrs + ("acc(f32) " if acc else "")
+            + ": ({t0}, {t1}) -> {r0}",
+            lambda x, w, kw=kw: conv2d(x, w, **kw), "dot",
+            dtypes=NARROW if acc else FLOATS,
+            absref=lambda x, w, kw=kw: conv2d(np.abs(x), np.abs(w), **kw),
+            K=kterms, acc=acc)
+
+# --- embedding -------------------------------------------------------------
+add("embedding i64", [N("10x4"), IDX("2x3", 10)], "2x3x4",
+    "mpt.embedding %a0, %a1 : ({t0}, {t1}) -> {r0}",
+    lambda t, i: t[i], "exact")
+add("embedding i32", [N("7x3"), IDX("5", 7, "i32")], "5x3",
+    "mpt.embedding %a0, %a1 : ({t0}, {t1}) -> {r0}",
+    lambda t, i: t[i], "exact")
+
+# --- binary elementwise ----------------------------------------------------
+BINARY = {
+    "add": (np.add, "ew", N, N),
+    "sub": (np.subtract, "ew", N, N),
+    "mul": (np.multiply, "ew", N, N),
+    "div": (np.divide, "ew", N, AWAY),
+    "max": (np.maximum, "exact", N, N),
+    "min": (np.minimum, "exact", N, N),
+    "pow": (np.power, "ew", lambda s: U(s, 0.5, 2.0), lambda s: U(s, -2.0, 2.0)),
+}
+BCASTS = {
+    "add": [("3x5", "5", "3x5"), ("3x1", "1x5", "3x5"),
+            ("2x3x4", "3x1", "2x3x4")],
+    "sub": [("3x5", "5", "3x5"), ("2x3x4", "3x1", "2x3x4")],
+    "mul": [("3x1", "1x5", "3x5")],
+    "div": [("2x3x4", "3x1", "2x3x4")],
+    "max": [("3x5", "5", "3x5")],
+    "min": [("3x1", "1x5", "3x5")],
+    "pow": [("3x5", "5", "3x5"), ("3x1", "1x5", "3x5")],
+}
+for op, (fn, check, gl, gr) in BINARY.items():
+    for ls, rs, os_ in BCASTS[op]:
+        add(f"{op} {ls},{rs}", [gl(ls), gr(rs)], os_,
+            f"mpt.{op} %a0, %a1 : ({{t0}}, {{t1}}) -> {{r0}}",
+            lambda a, b, fn=fn: fn(a, b), check)
+
+# --- unary elementwise -----------------------------------------------------
+UNARY = [
+    ("neg", lambda x: -x, "exact", N("4x6", 2.0)),
+    ("abs", np.abs, "exact", N("4x6", 2.0)),
+    ("exp", np.exp, "ew", U("4x6", -4.0, 4.0)),
+    ("log", np.log, "ew", U("4x6", 0.05, 20.0)),
+    ("sqrt", np.sqrt, "ew", U("4x6", 0.01, 20.0)),
+    ("rsqrt", lambda x: 1.0 / np.sqrt(x), "ew", U("4x6", 0.01, 20.0)),
+    ("reciprocal", lambda x: 1.0 / x, "ew", AWAY("4x6", 0.1, 10.0)),
+    ("tanh", np.tanh, "ew", N("4x6", 2.0)),
+    ("sigmoid", lambda x: 1.0 / (1.0 + np.exp(-x)), "ew", N("4x6", 3.0)),
+    ("relu", lambda x: np.maximum(x, 0.0), "exact", N("4x6", 2.0)),
+]
+for op, fn, check, arg in UNARY:
+    add(op, [arg], "4x6", f"mpt.{op} %a0 : {{t0}}", lambda x, fn=fn: fn(x),
+        check)
+# Saturating and overflowing arguments.
+add("exp overflow", [FIXED("6", [-20.0, 10.0, 11.0, 11.1, 12.0, 30.0])], "6",
+    "mpt.exp %a0 : {t0}", np.exp, "ew")
+add("sigmoid tails", [FIXED("8", [-80.0, -40.0, -20.0, -10.0, 10.0, 20.0,
+                                  40.0, 80.0])], "8",
+    "mpt.sigmoid %a0 : {t0}", lambda x: 1.0 / (1.0 + np.exp(-x)), "ew")
+add("tanh tails", [FIXED("6", [-20.0, -9.0, -1e-3, 1e-4, 9.0, 20.0])], "6",
+    "mpt.tanh %a0 : {t0}", np.tanh, "ew")
+add("gelu", [U("4x6", -3.0, 3.0)], "4x6", "mpt.gelu %a0 : {t0}", gelu, "ew")
+add("gelu approximate<none>", [U("4x6", -3.0, 3.0)], "4x6",
+    "mpt.gelu %a0 approximate<none> : {t0}", gelu, "ew")
+add("gelu approximate<tanh>", [U("4x6", -3.0, 3.0)], "4x6",
+    "mpt.gelu %a0 approximate<tanh> : {t0}", gelu_tanh, "ew")
+# The left tail, where gelu(x) is tiny but (for bf16) still far above the
+# smallest subnormal: 1 + erf(x / sqrt(2)) (or 1 + tanh(...)) cancels.
+GELU_TAIL = [-3.5, -4.0, -4.5, -5.0, -5.5, -6.0, -7.0, -8.0, -10.0, -13.0,
+             3.0, 6.0]
+add("gelu left tail", [FIXED("12", GELU_TAIL)], "12", "mpt.gelu %a0 : {t0}",
+    gelu, "ew")
+add("gelu approximate<tanh> left tail", [FIXED("12", GELU_TAIL)], "12",
+    "mpt.gelu %a0 approximate<tanh> : {t0}", gelu_tanh, "ew")
+
+# --- softmax / log_softmax -------------------------------------------------
+for op, fn in (("softmax", softmax), ("log_softmax", log_softmax)):
+    add(f"{op} axis=-1", [N("3x5", 2.0)], "3x5", f"mpt.{op} %a0 : {{t0}}",
+        lambda x, fn=fn: fn(x, -1), "comp")
+    add(f"{op} axis=0", [N("3x5", 2.0)], "3x5",
+        f"mpt.{op} %a0 axis = 0 : {{t0}}", lambda x, fn=fn: fn(x, 0), "comp")
+    add(f"{op} axis=1 rank3", [N("2x3x4", 2.0)], "2x3x4",
+        f"mpt.{op} %a0 axis = 1 : {{t0}}", lambda x, fn=fn: fn(x, 1), "comp")
+
+# --- layer_norm / batch_norm -----------------------------------------------
+add("layer_norm axis=-1", [N("3x5", 2.0), N("5"), N("5")], "3x5",
+    "mpt.layer_norm %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
+    lambda x, s, b: layer_norm(x, s, b), "comp")
+add("layer_norm axis=1 (3x4) eps=1e-2", [N("2x3x4", 2.0), N("3x4"), N("3x4")],
+    "2x3x4",
+    "mpt.layer_norm %a0, %a1, %a2 axis = 1 epsilon = 1.0e-2 : ({t0}, {t1}, {t2}) -> {r0}",
+    lambda x, s, b: layer_norm(x, s, b, 1, 1e-2), "comp")
+add("batch_norm nchw", [N("2x3x4x4", 2.0), N("3"), N("3")], "2x3x4x4",
+    "mpt.batch_norm %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
+    lambda x, s, b: batch_norm(x, s, b), "comp")
+add("batch_norm axis=-1 eps=1e-3", [N("2x4x3", 2.0), N("3"), N("3")], "2x4x3",
+    "mpt.batch_norm %a0, %a1, %a2 axis = -1 epsilon = 1.0e-3 : ({t0}, {t1}, {t2}) -> {r0}",
+    lambda x, s, b: batch_norm(x, s, b, -1, 1e-3), "comp")
+
+# --- reductions ------------------------------------------------------------
+REDUCTIONS = [
+    # axes, keep_dims, result shape
+    ([1], False, "2x4"),
+    ([0, 2], True, "1x3x1"),
+    ([-1], True, "2x3x1"),
+    ([0, 1, 2], False, ""),
+]
+for op, fn in (("reduce_sum", np.sum), ("reduce_mean", np.mean),
+               ("reduce_max", np.max)):
+    for axes, keep, rshape in REDUCTIONS:
+        if op == "reduce_max" and axes == [-1]:
+            axes = [-2]
+            rshape = "2x1x4"
+        axes_text = "[" + ", ".join(map(str, axes)) + "]"
+        n_terms = int(np.prod([[2, 3, 4][a] for a in axes]))
+        add(f"{op} axes={axes_text}" + (" keep_dims" if keep else ""),
+            [N("2x3x4", 2.0)], rshape,
+            f"mpt.{op} %a0 axes = {axes_text}" + (" keep_dims" if keep else "")
+            + " : {t0} -> {r0}",
+            lambda x, fn=fn, axes=tuple(axes), keep=keep: fn(x, axis=axes,
+                                                            keepdims=keep),
+            "exact" if op == "reduce_max" else "dot",
+            absref=lambda x, fn=fn, axes=tuple(axes), keep=keep: fn(
+                np.abs(x), axis=axes, keepdims=keep),
+            K=n_terms + 1, acc=True)
+
+# --- pooling ---------------------------------------------------------------
+add("max_pool2d 2x2/2", [N("2x2x4x6")], "2x2x2x3",
+    "mpt.max_pool2d %a0 kernel [2, 2] stride [2, 2] : {t0} -> {r0}",
+    lambda x: pool2d(x, (2, 2), (2, 2)), "exact")
+add("max_pool2d 3x3/2 pad", [N("1x2x5x6")], "1x2x3x3",
+    "mpt.max_pool2d %a0 kernel [3, 3] stride [2, 2] pad [1, 1, 1, 0] : {t0} -> {r0}",
+    lambda x: pool2d(x, (3, 3), (2, 2), (1, 1, 1, 0)), "exact")
+add("max_pool2d nhwc pad negative inputs", [U("1x4x4x3", -5.0, -1.0)],
+    "1x3x3x3",
+    "mpt.max_pool2d %a0 layout<nhwc> kernel [2, 2] stride [2, 2] pad [1, 1, 1, 1] : {t0} -> {r0}",
+    lambda x: pool2d(x, (2, 2), (2, 2), (1, 1, 1, 1), "nhwc"), "exact")
+AVGS = [
+    ("avg_pool2d 2x2/2", "2x2x4x6", "2x2x2x3", "kernel [2, 2] stride [2, 2] ",
+     dict(kernel=(2, 2), stride=(2, 2))),
+    ("avg_pool2d 3x3/2 pad", "1x2x5x6", "1x2x3x3",
+     "kernel [3, 3] stride [2, 2] pad [1, 1, 1, 0] ",
+     dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1, 1, 0))),
+    ("avg_pool2d 3x3/2 pad count_include_pad", "1x2x5x6", "1x2x3x3",
+     "kernel [3, 3] stride [2, 2] pad [1, 1, 1, 0] count_include_pad ",
+     dict(kernel=(3, 3), stride=(2, 2), pad=(1, 1, 1, 0),
+          count_include_pad=True)),
+    ("avg_pool2d nhwc pad", "1x4x5x3", "1x4x5x3",
+     "layout<nhwc> kernel [3, 3] pad [1, 1, 1, 1] ",
+     dict(kernel=(3, 3), pad=(1, 1, 1, 1), layout="nhwc")),
+    ("avg_pool2d nhwc pad count_include_pad", "1x4x5x3", "1x4x5x3",
+     "layout<nhwc> kernel [3, 3] pad [1, 1, 1, 1] count_include_pad ",
+     dict(kernel=(3, 3), pad=(1, 1, 1, 1), layout="nhwc",
+          count_include_pad=True)),
+]
+for name, xs, ys, attrs, kw in AVGS:
+    kwargs = dict(kw)
+    kernel = kwargs.pop("kernel")
+    add(name, [N(xs)], ys, "mpt.avg_pool2d %a0 " + attrs + ": {t0} -> {r0}",
+        lambda x, kernel=kernel, kwargs=kwargs: pool2d(x, kernel, mode="avg",
+                                                       **kwargs),
+        "dot",
+        absref=lambda x, kernel=kernel, kwargs=kwargs: pool2d(
+            np.abs(x), kernel, mode="avg", **kwargs),
+        K=kernel[0] * kernel[1] + 1, acc=True)
+add("global_avg_pool nchw", [N("2x3x4x5")], "2x3",
+    "mpt.global_avg_pool %a0 : {t0} -> {r0}", lambda x: x.mean(axis=(2, 3)),
+    "dot", absref=lambda x: np.abs(x).mean(axis=(2, 3)), K=21, acc=True)
+add("global_avg_pool nhwc", [N("2x4x5x3")], "2x3",
+    "mpt.global_avg_pool %a0 layout<nhwc> : {t0} -> {r0}",
+    lambda x: x.mean(axis=(1, 2)),
+    "dot", absref=lambda x: np.abs(x).mean(axis=(1, 2)), K=21, acc=True)
+
+# --- data movement ---------------------------------------------------------
+ALL_TYPES = FLOATS + ("i64",)
+
+
+add("reshape 3x4->2x6", [N("3x4")], "2x6",
+    "mpt.reshape %a0 : {t0} to {r0}", lambda x: x.reshape(2, 6), "exact",
+    dtypes=ALL_TYPES)
+add("reshape 2x3x4->4x6", [N("2x3x4")], "4x6",
+    "mpt.reshape %a0 : {t0} to {r0}", lambda x: x.reshape(4, 6), "exact")
+add("transpose perm=[2,0,1]", [N("2x3x4")], "4x2x3",
+    "mpt.transpose %a0 perm = [2, 0, 1] : {t0} -> {r0}",
+    lambda x: x.transpose(2, 0, 1), "exact", dtypes=ALL_TYPES)
+add("transpose perm=[1,0]", [N("3x5")], "5x3",
+    "mpt.transpose %a0 perm = [1, 0] : {t0} -> {r0}", lambda x: x.T, "exact")
+add("broadcast 3x1->2x3x4", [N("3x1")], "2x3x4",
+    "mpt.broadcast %a0 : {t0} to {r0}",
+    lambda x: np.broadcast_to(x, (2, 3, 4)), "exact", dtypes=ALL_TYPES)
+add("broadcast 5->3x5", [N("5")], "3x5", "mpt.broadcast %a0 : {t0} to {r0}",
+    lambda x: np.broadcast_to(x, (3, 5)), "exact")
+add("concat axis=1", [N("2x3"), N("2x1"), N("2x2")], "2x6",
+    "mpt.concat %a0, %a1, %a2 axis = 1 : ({t0}, {t1}, {t2}) -> {r0}",
+    lambda a, b, c: np.concatenate([a, b, c], axis=1), "exact",
+    dtypes=ALL_TYPES)
+add("concat axis=-1", [N("2x3x2"), N("2x3x3")], "2x3x5",
+    "mpt.concat %a0, %a1 axis = -1 : ({t0}, {t1}) -> {r0}",
+    lambda a, b: np.concatenate([a, b], axis=-1), "exact")
+add("concat axis=-3", [N("1x3x2"), N("2x3x2")], "3x3x2",
+    "mpt.concat %a0, %a1 axis = -3 : ({t0}, {t1}) -> {r0}",
+    lambda a, b: np.concatenate([a, b], axis=-3), "exact")
+add("slice", [N("4x6")], "2x3",
+    "mpt.slice %a0 offsets = [1, 2] sizes = [2, 3] : {t0} -> {r0}",
+    lambda x: strided(x, (1, 2), (2, 3), (1, 1)), "exact")
+add("slice strides", [N("5x7x3")], "2x3x2",
+    "mpt.slice %a0 offsets = [1, 0, 1] sizes = [2, 3, 2] strides = [3, 2, 1] : {t0} -> {r0}",
+    lambda x: strided(x, (1, 0, 1), (2, 3, 2), (3, 2, 1)), "exact",
+    dtypes=ALL_TYPES)
+add("pad zeros", [N("2x3")], "3x6",
+    "mpt.pad %a0 low = [1, 0] high = [0, 3] : {t0} -> {r0}",
+    lambda x: np.pad(x, ((1, 0), (0, 3))), "exact")
+add("pad value=2.5", [N("2x3")], "4x4",
+    "mpt.pad %a0 low = [1, 0] high = [1, 1] value = 2.5 : {t0} -> {r0}",
+    lambda x: np.pad(x, ((1, 1), (0, 1)), constant_values=2.5), "exact")
+add("pad value=0.1 (rounded to the type)", [N("2x3")], "2x5",
+    "mpt.pad %a0 low = [0, 1] high = [0, 1] value = 0.1 : {t0} -> {r0}",
+    lambda x: np.pad(x, ((0, 0), (1, 1)), constant_values=0.1), "exact",
+    dtypes=FLOATS)
+add("pad value=-inf", [N("2x3")], "4x5",
+    "mpt.pad %a0 low = [1, 1] high = [1, 1] value = 0xFFF0000000000000 : {t0} -> {r0}",
+    lambda x: np.pad(x, ((1, 1), (1, 1)), constant_values=-np.inf), "exact")
+add("pad i64 value=-7", [IDX("2x3", 100)], "3x4",
+    "mpt.pad %a0 low = [1, 1] high = [0, 0] value = -7.0 : {t0} -> {r0}",
+    lambda x: np.pad(x, ((1, 0), (1, 0)), constant_values=-7), "exact",
+    dtypes=("i64",))
+
+# --- constant --------------------------------------------------------------
+CONST_VALUES = [0.1, -2.5, 3.14159265358979, 1.0e-3, 1000.7, 65504.0]
+add("constant dense", [], "2x3",
+    "mpt.constant dense<[[0.1, -2.5, 3.14159265358979], [1.0e-3, 1000.7, 65504.0]]> : {r0}",
+    lambda: np.array(CONST_VALUES).reshape(2, 3), "exact")
+add("constant splat", [], "4", "mpt.constant dense<-0.3> : {r0}",
+    lambda: np.full(4, -0.3), "exact")
+add("constant i64", [], "3", "mpt.constant dense<[5, -9, 1099511627776]> : {r0}",
+    lambda: np.array([5, -9, 1 << 40]), "exact", dtypes=("i64",))
+
+# --- cast (random values) --------------------------------------------------
+for src, dst in (("f32", "f16"), ("f32", "bf16"), ("f16", "f32"),
+                 ("bf16", "f32"), ("f16", "bf16"), ("bf16", "f16")):
+    add(f"cast {src}->{dst}", [N("4x6", 3.0, ty=src)], ("4x6", dst),
+        "mpt.cast %a0 : {t0} to {r0}", lambda x: x, "exact", dtypes=(dst,))
+for src, dst, args, ref in (
+        ("f32", "i64", [FIXED("8", [2.7, -2.7, 0.5, -0.5, 0.0, 1e9, -3.0, 7.99],
+                              "f32")], np.trunc),
+        ("f32", "i32", [FIXED("6", [2.7, -2.7, 0.5, -0.99, 65536.5, -1e9],
+                              "f32")], np.trunc),
+        ("f16", "i64", [FIXED("4", [2.5, -2.5, 65504.0, -0.75], "f16")],
+         np.trunc),
+        ("i64", "f32", [FIXED("6", [0, -3, (1 << 24) + 1, (1 << 24) + 3,
+                                    -((1 << 24) + 1), 123456789], "i64")],
+         lambda x: x),
+        ("i32", "f32", [FIXED("3", [7, -(1 << 30) - 1, 2147483647], "i32")],
+         lambda x: x),
+        ("i64", "f16", [FIXED("5", [2049, 2051, 65519, 65520, -70000], "i64")],
+         lambda x: x),
+        ("i64", "bf16", [FIXED("5", [257, 259, -129, -1000, 1 << 40], "i64")],
+         lambda x: x),
+        # Integers that f32 cannot hold, rounded once to bf16: an
+        # int -> f32 -> bf16 double rounding gets the first three wrong.
+        ("i64", "bf16 above 2^24",
+         [FIXED("5", [(1 << 24) + (1 << 16) + 1, -((1 << 24) + (1 << 16) + 1),
+                      (1 << 40) + (1 << 32) + 1, (1 << 24) + 3 * (1 << 16),
+                      (1 << 40) + 3], "i64")], lambda x: x),
+        ("i32", "bf16 above 2^24",
+         [FIXED("3", [(1 << 24) + (1 << 16) + 1, (1 << 30) + (1 << 22) + 1,
+                      259], "i32")], lambda x: x)):
+    label = dst
+    dst = dst.split()[0]
+    add(f"cast {src}->{label}", args, ("x".join(map(str, args[0].shape)), dst),
+        "mpt.cast %a0 : {t0} to {r0}", lambda x, ref=ref: ref(x), "exact",
+        dtypes=(dst,))
+
+# --- losses ----------------------------------------------------------------
+add("softmax_cross_entropy", [N("4x5", 2.0), IDX("4", 5)], "",
+    "mpt.softmax_cross_entropy %a0, %a1 : ({t0}, {t1}) -> {r0}", sce, "comp")
+add("softmax_cross_entropy rank3 i32", [N("2x3x5", 2.0), IDX("2x3", 5, "i32")],
+    "", "mpt.softmax_cross_entropy %a0, %a1 : ({t0}, {t1}) -> {r0}", sce,
+    "comp")
+add("mse_loss", [N("3x5"), N("3x5")], "",
+    "mpt.mse_loss %a0, %a1 : ({t0}, {t1}) -> {r0}",
+    lambda a, b: np.mean((a - b) ** 2), "comp")
+add("l1_loss", [N("3x5"), N("3x5")], "",
+    "mpt.l1_loss %a0, %a1 : ({t0}, {t1}) -> {r0}",
+    lambda a, b: np.mean(np.abs(a - b)), "comp")
+
+# ---------------------------------------------------------------------------
+# Running and checking
+# ---------------------------------------------------------------------------
+
+
+class Runner:
+    def __init__(self, mpt_run, workdir):
+        self.mpt_run, self.workdir = mpt_run, workdir
+
+    def run(self, tag, module, inputs, num_results):
+        """Writes the module and the inputs, runs mpt-run, returns the results
+        as arrays (as stored in the .npy files) and their descrs."""
+        for name in os.listdir(self.workdir):
+            path = os.path.join(self.workdir, name)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            else:
+                os.remove(path)
+        mlir = os.path.join(self.workdir, "case.mlir")
+        with open(mlir, "w") as f:
+            f.write(f"// {tag}\n{module}")
+        cmd = [self.mpt_run, mlir, "--entry=main",
+               "--output-dir=" + os.path.join(self.workdir, "out")]
+        for i, array in enumerate(inputs):
+            path = os.path.join(self.workdir, f"in_{i}.npy")
+            np.save(path, array)
+            cmd.append("--input=" + path)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0:
+            raise RuntimeError(
+                f"mpt-run exited with {proc.returncode}: "
+                + (proc.stderr.strip() or proc.stdout.strip())[-2000:]
+                + "\n--- module ---\n" + module)
+        results = []
+        for i in range(num_results):
+            results.append(read_npy(os.path.join(self.workdir, "out",
+                                                 f"result_{i}.npy")))
+        return results
+
+
+def gamma(n, u):
+    return n * u / (1.0 - n * u)
+
+
+def compare(case, dt, out, ref, extra):
+    """Returns (err, tol, ok, text) for one result."""
+    out = np.asarray(out, dtype=np.float64)
+    ref = np.asarray(ref, dtype=np.float64)
+    if out.shape != ref.shape:
+        return (math.inf, 0.0, False,
+                f"shape {out.shape} != reference shape {ref.shape}")
+    if case.check == "exact" or dt in ("i64", "i32"):
+        same = (out == ref) | (np.isnan(out) & np.isnan(ref))
+        if same.all():
+            return 0.0, 0.0, True, "exact"
+        with np.errstate(invalid="ignore"):
+            d = np.abs(out - ref)
+        d[~same & ~np.isfinite(d)] = np.inf
+        i = int(np.argmax(~same.ravel()))
+        return (float(np.max(np.where(same, 0.0, d))), 0.0, False,
+                f"exact; {np.count_nonzero(~same)} differ, e.g. [{i}] "
+                f"out={out.ravel()[i]!r} ref={ref.ravel()[i]!r}")
+    # Infinities must match exactly (e.g. results that overflow f16); the
+    # finite elements are compared below.
+    inf = np.isinf(out) | np.isinf(round_output(ref, dt))
+    if np.isnan(out).any() or (out[inf] != round_output(ref, dt)[inf]).any():
+        return math.inf, 0.0, False, "NaN or infinity where the reference has none"
+    if inf.any():
+        keep = ~inf
+        out, ref = out[keep], ref[keep]
+        extra = extra[keep] if isinstance(extra, np.ndarray) else extra
+    if dt == "f32":
+        if case.check == "ew":
+            err = np.max(np.abs(out - ref) / (np.abs(ref) + F32_ATOL / F32_RTOL))
+            return float(err), F32_RTOL, err <= F32_RTOL, "rel(rtol=1e-5,atol=1e-6)"
+        norm = np.linalg.norm(ref)
+        err = np.linalg.norm(out - ref) / (norm if norm > 0 else 1.0)
+        return float(err), F32_NORM, err <= F32_NORM, "normwise"
+    rtol, atol, _ = ULP[dt]
+    refr = round_output(ref, dt)
+    slack = atol + (extra if extra is not None else 0.0)
+    errs = np.abs(out - refr) / (np.abs(refr) + slack / rtol)
+    err = np.max(errs)
+    what = {"ew": "1ulp", "dot": "1ulp+gamma", "comp": "1ulp+2^-18max"}[
+        case.check]
+    if err > rtol:
+        i = int(np.argmax(errs.ravel()))
+        what += (f"; {np.count_nonzero(errs > rtol)} outside, worst [{i}] "
+                 f"out={out.ravel()[i]:.9g} ref={refr.ravel()[i]:.9g} "
+                 f"(unrounded {ref.ravel()[i]:.9g})")
+    return float(err), rtol, err <= rtol, what
+
+
+def case_extra(case, dt, xs, ref):
+    """The slack beyond one ulp, per element, for narrow types."""
+    if dt not in NARROW:
+        return None
+    if case.check == "dot":
+        u = U_F32 if case.acc else ULP[dt][2]
+        return gamma(case.K + 1, u) * np.asarray(case.absref(*xs))
+    if case.check == "comp":
+        return COMPOSITE_SLACK * float(np.max(np.abs(ref)))
+    return None
+
+
+def prepare_inputs(case, dt, rng):
+    """(values as float64/int arrays, arrays for the .npy files)."""
+    values, files = [], []
+    for arg in case.args:
+        ty = arg.ty or dt
+        raw = np.asarray(arg.gen(rng, arg.shape))
+        if ty in ("i64", "i32"):
+            v = raw.astype(np.int64)
+            # Data movement cases run on i64 too: normal draws * 20, rounded.
+            if case.check == "exact" and arg.ty is None:
+                v = np.rint(raw * 20).astype(np.int64)
+        else:
+            v = round_input(raw, ty)
+        values.append(v)
+        files.append(npy_array(v, ty))
+    return values, files
+
+
+def run_case(runner, case, dt):
+    # One seed per case: the f16/bf16 inputs are the f32 ones, rounded.
+    rng = np.random.default_rng(zlib.crc32(case.name.encode()))
+    values, files = prepare_inputs(case, dt, rng)
+    module = make_module(case, dt)
+    outs = runner.run(f"{case.name} {dt}", module, files, len(case.results))
+    refs = case.ref(*values)
+    refs = refs if isinstance(refs, list) else [refs]
+    worst = None
+    for (shape_text, ty), out, ref in zip(case.results, outs, refs):
+        rty = ty or dt
+        if out.dtype.str != NPY_DESCR[rty]:
+            return (math.inf, 0.0, False,
+                    f"result dtype {out.dtype.str}, expected {NPY_DESCR[rty]}")
+        ref = np.asarray(ref)
+        if rty in NARROW or rty == "f32":
+            if case.check == "exact":
+                ref = round_output(ref, rty)
+        extra = case_extra(case, rty, [np.asarray(v, dtype=np.float64)
+                                       if v.dtype.kind == "f" else v
+                                       for v in values], ref)
+        result = compare(case, rty, out, ref, extra)
+        if worst is None or not result[2] or (worst[2] and result[0] > worst[0]):
+            worst = result
+    return worst
+
+
+# ---------------------------------------------------------------------------
+# matmul: acc(f32) against accumulation in the element type
+# ---------------------------------------------------------------------------
+
+
+def run_acc_comparison(runner, dt):
+    m, k, n = 8, 512, 8
+    rng = np.random.default_rng(1234)
+    a32 = rng.standard_normal((m, k)).astype(np.float32)
+    b32 = rng.standard_normal((k, n)).astype(np.float32)
+    a, b = round_input(a32, dt), round_input(b32, dt)
+    case = Case("matmul acc(f32) vs plain", [Arg(f"{m}x{k}", None),
+                                             Arg(f"{k}x{n}", None)],
+                [f"{m}x{n}", f"{m}x{n}"], None, None, "dot",
+                body=["%r0 = mpt.matmul %a0, %a1 acc(f32) : ({t0}, {t1}) -> {r0}",
+                      "%r1 = mpt.matmul %a0, %a1 : ({t0}, {t1}) -> {r1}"])
+    out_acc, out_plain = runner.run(f"acc comparison {dt}", make_module(case, dt),
+                                    [npy_array(a, dt), npy_array(b, dt)], 2)
+    exact = a @ b                              # rounded inputs, float64
+    ref32 = a32.astype(np.float64) @ b32.astype(np.float64)   # f32 reference
+    absprod = np.abs(a) @ np.abs(b)
+
+    def norm_err(out, ref):
+        return float(np.linalg.norm(out.astype(np.float64) - ref) /
+                     np.linalg.norm(ref))
+
+    e_acc, e_plain = norm_err(out_acc, exact), norm_err(out_plain, exact)
+    f_acc, f_plain = norm_err(out_acc, ref32), norm_err(out_plain, ref32)
+    rtol, atol, u = ULP[dt]
+    refr = round_output(exact, dt)
+    ok = True
+    bounds = []
+    for out, uu in ((out_acc, U_F32), (out_plain, u)):
+        slack = atol + gamma(k + 1, uu) * absprod
+        err = float(np.max(np.abs(out.astype(np.float64) - refr) /
+                           (np.abs(refr) + slack / rtol)))
+        bounds.append(err)
+        ok &= err <= rtol
+    ok &= e_acc < e_plain and f_acc < f_plain
+    text = (f"matmul acc(f32) vs plain K={k} {dt}: err=[acc {e_acc:.3g} plain "
+            f"{e_plain:.3g}] vs f32 ref: [acc {f_acc:.3g} plain {f_plain:.3g}] "
+            f"tol=acc<plain, bounds {abs(bounds[0]):.3g},{abs(bounds[1]):.3g}"
+            f"<={rtol:.3g}")
+    return ok, text
+
+
+# ---------------------------------------------------------------------------
+# Exact cast rounding
+# ---------------------------------------------------------------------------
+
+
+def f32(bits):
+    return np.array(bits, dtype=np.uint32).view(np.float32)
+
+
+# f32 value -> expected f16 bits (written from IEEE 754 binary16).
+F16_TABLE = [
+    (1.0, 0x3C00), (1.0 + 2.0 ** -11, 0x3C00),            # tie -> even (down)
+    (1.0 + 3 * 2.0 ** -11, 0x3C02),                       # tie -> even (up)
+    (1.0 + 2.0 ** -11 + 2.0 ** -23, 0x3C01),              # above the tie
+    (1.0 + 2.0 ** -11 - 2.0 ** -23, 0x3C00),              # below the tie
+    (2049.0, 0x6800), (2051.0, 0x6802), (-2049.0, 0xE800),
+    (0.1, 0x2E66), (1.0 / 3.0, 0x3555), (-2.5, 0xC100),
+    (2.0 ** -14, 0x0400),                                 # smallest normal
+    (2.0 ** -14 - 2.0 ** -25, 0x0400),                    # tie 0x3FF/0x400
+    (1023 * 2.0 ** -24, 0x03FF),                          # largest subnormal
+    (1022.5 * 2.0 ** -24, 0x03FE),                        # tie -> even
+    (2.0 ** -24, 0x0001),                                 # smallest subnormal
+    (1.5 * 2.0 ** -24, 0x0002), (2.5 * 2.0 ** -24, 0x0002),
+    (3.5 * 2.0 ** -24, 0x0004), (0.75 * 2.0 ** -24, 0x0001),
+    (2.0 ** -25, 0x0000),                                 # tie with 0 -> 0
+    (2.0 ** -25 + 2.0 ** -40, 0x0001),
+    (-(2.0 ** -25), 0x8000),                              # -> -0
+    (2.0 ** -26, 0x0000), (1e-10, 0x0000), (-1e-10, 0x8000),
+    (1e-40, 0x0000), (-1e-40, 0x8000),                    # f32 subnormals
+    (65504.0, 0x7BFF), (65519.0, 0x7BFF),
+    (65520.0 - 2.0 ** -8, 0x7BFF),                        # just below the tie
+    (65520.0, 0x7C00),                                    # tie -> inf
+    (-65520.0, 0xFC00), (65536.0, 0x7C00), (1e6, 0x7C00), (-1e6, 0xFC00),
+    (float.fromhex("0x1.fffffep127"), 0x7C00),
+    (math.inf, 0x7C00), (-math.inf, 0xFC00),
+    (0.0, 0x0000), (-0.0, 0x8000),
+]
+F16_NAN_BITS = [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001, 0x7FFFFFFF,
+                0x7F802000, 0x7FBFFFFF]
+
+# f32 bits -> expected bf16 bits (written from the bfloat16 format).
+BF16_TABLE = [
+    (0x3F800000, 0x3F80), (0x3F808000, 0x3F80),           # tie -> even (down)
+    (0x3F818000, 0x3F82),                                 # tie -> even (up)
+    (0x3F808001, 0x3F81), (0x3F807FFF, 0x3F80),
+    (0x3DCCCCCD, 0x3DCD), (0x40490FDB, 0x4049), (0xC0200000, 0xC020),
+    (0x00000001, 0x0000), (0x00008000, 0x0000),           # tie with 0
+    (0x00008001, 0x0001), (0x00010000, 0x0001),           # smallest subnormal
+    (0x00018000, 0x0002), (0x00028000, 0x0002),           # ties -> even
+    (0x80008000, 0x8000), (0x80018000, 0x8002),
+    (0x007FFFFF, 0x0080),                                 # -> smallest normal
+    (0x007F7FFF, 0x007F),                                 # largest subnormal
+    (0x7F7F0000, 0x7F7F), (0x7F7F7FFF, 0x7F7F),           # largest finite
+    (0x7F7F8000, 0x7F80),                                 # tie -> inf
+    (0x7F7FFFFF, 0x7F80), (0xFF7FFFFF, 0xFF80),           # f32 max -> inf
+    (0x7F800000, 0x7F80), (0xFF800000, 0xFF80),
+    (0x00000000, 0x0000), (0x80000000, 0x8000),
+]
+BF16_NAN_BITS = [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001, 0x7FFFFFFF,
+                 0xFFFFFFFF, 0x7F808000, 0x7F80FFFF]
+
+
+def bits_compare(out_bits, exp_bits, out_nan, exp_nan):
+    """Number of mismatches; NaN only has to stay NaN."""
+    bad = np.where(exp_nan, ~out_nan, out_bits != exp_bits)
+    return int(np.count_nonzero(bad)), bad
+
+
+def cast_checks(runner):
+    """Yields (name, ok, text)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        yield from _cast_checks(runner)
+
+
+def _cast_checks(runner):
+    rng = np.random.default_rng(7)
+    # Self-checks of the references.
+    x = np.array([v for v, _ in F16_TABLE], dtype=np.float32)
+    exp16 = np.array([b for _, b in F16_TABLE], dtype=np.uint16)
+    assert np.array_equal(x.astype(np.float16).view(np.uint16), exp16), \
+        "numpy's float16 rounding disagrees with the f16 table"
+    assert np.array_equal(round_fmt(x, "f16").astype(np.float16).view(
+        np.uint16), exp16), "round_fmt disagrees with the f16 table"
+    xb = f32([b for b, _ in BF16_TABLE])
+    expb = np.array([b for _, b in BF16_TABLE], dtype=np.uint16)
+    assert np.array_equal(bf16_bits(xb), expb), "bf16_bits disagrees"
+    rb = round_fmt(xb.astype(np.float64), "bf16").astype(np.float32)
+    assert np.array_equal(rb.view(np.uint32) >> 16, expb.astype(np.uint32)), \
+        "round_fmt disagrees with the bf16 table"
+    assert np.all(np.isnan(bf16_to_f32(bf16_bits(f32(BF16_NAN_BITS)))))
+
+    # Random bit patterns (all exponents) and ordinary values.
+    rbits = rng.integers(0, 1 << 32, 4096, dtype=np.uint64).astype(np.uint32)
+    rand = np.concatenate([rbits.view(np.float32),
+                           rng.standard_normal(1024).astype(np.float32) *
+                           np.float32(2.0 ** rng.integers(-30, 20, 1024)).astype(np.float32)])
+    assert np.array_equal(
+        round_fmt(rand.astype(np.float64), "bf16").astype(np.float32)[~np.isnan(rand)],
+        round_bf16_f32(rand)[~np.isnan(rand)]), "bf16 references disagree"
+    fin = ~np.isnan(rand)
+    assert np.array_equal(
+        round_fmt(rand[fin].astype(np.float64), "f16").astype(np.float16).view(np.uint16),
+        rand[fin].astype(np.float16).view(np.uint16)), "f16 references disagree"
+
+    all16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+
+    def cast_case(name, src, dst, inputs, expected, exp_nan):
+        """inputs: the .npy array; expected: the exact result (f16 array for
+        f16, float32 for f32 and bf16)."""
+        n = inputs.size
+        case = Case(name, [Arg(str(n), None, src)], [(str(n), dst)],
+                    "mpt.cast %a0 : {t0} to {r0}", None, "exact")
+        (out,) = runner.run(name, make_module(case, dst), [inputs], 1)
+        if out.dtype.str != NPY_DESCR[dst]:
+            return False, f"result dtype {out.dtype.str}"
+        if dst == "f16":
+            ob, eb = out.view(np.uint16), expected.astype(np.float16).view(np.uint16)
+        else:
+            ob = out.astype(np.float32).view(np.uint32)
+            eb = expected.astype(np.float32).view(np.uint32)
+        bad_count, bad = bits_compare(ob, eb, np.isnan(out), exp_nan)
+        if bad_count:
+            idx = np.nonzero(bad)[0][:6]
+            src_bits = (inputs.view(np.uint16) if inputs.dtype == np.float16
+                        else inputs.view(np.uint32) if inputs.dtype == np.float32
+                        else inputs)
+            shown = ", ".join(f"in {int(src_bits[i]):#x} -> {int(ob[i]):#x} "
+                              f"(expected {int(eb[i]):#x})" for i in idx)
+            return False, f"{bad_count}/{n} wrong: {shown}"
+        return True, f"{n} values bit-exact"
+
+    # f32 -> f16: table + NaNs + random.
+    xs = np.concatenate([x, f32(F16_NAN_BITS), rand])
+    exp = xs.astype(np.float16)   # numpy: IEEE round to nearest even
+    yield ("cast-rounding f32->f16", *cast_case(
+        "cast-rounding f32->f16", "f32", "f16", xs, exp, np.isnan(xs)))
+    # f32 -> bf16; f32 subnormal inputs separately (they round to bf16
+    # subnormals, or to the smallest normal number, or to zero). IEEE
+    # rounding keeps them; an instruction that flushes denormals (x86
+    # vcvtneps2bf16, chosen when the JIT targets a CPU with AVX512-BF16)
+    # does not.
+    xs = np.concatenate([xb, f32(BF16_NAN_BITS), rand])
+    sub = (np.abs(xs) < np.float32(2.0 ** -126)) & (xs != 0)
+    for name, sel in (("cast-rounding f32->bf16", ~sub),
+                      ("cast-rounding f32->bf16 subnormals", sub)):
+        x = xs[sel]
+        if name.endswith("subnormals"):
+            # and random subnormal patterns, both signs
+            extra = rng.integers(1, 1 << 23, 256, dtype=np.uint64).astype(
+                np.uint32) | (rng.integers(0, 2, 256, dtype=np.uint64).astype(
+                    np.uint32) << 31)
+            x = np.concatenate([x, extra.view(np.float32)])
+        yield (name, *cast_case(name, "f32", "bf16", x,
+                                bf16_to_f32(bf16_bits(x)), np.isnan(x)))
+    # f16 -> f32: all 65536 f16 values, exact.
+    h = all16.view(np.float16)
+    yield ("cast-exact f16->f32 (all f16)", *cast_case(
+        "cast-exact f16->f32", "f16", "f32", h, h.astype(np.float32),
+        np.isnan(h)))
+    # bf16 -> f32: all bf16 values, exact.
+    bvals = bf16_to_f32(all16)
+    yield ("cast-exact bf16->f32 (all bf16)", *cast_case(
+        "cast-exact bf16->f32", "bf16", "f32", bvals, bvals, np.isnan(bvals)))
+    # f16 -> bf16: all f16 values, one rounding.
+    yield ("cast-rounding f16->bf16 (all f16)", *cast_case(
+        "cast-rounding f16->bf16", "f16", "bf16", h,
+        round_bf16_f32(h.astype(np.float32)), np.isnan(h)))
+    # bf16 -> f16: all bf16 values, one rounding.
+    yield ("cast-rounding bf16->f16 (all bf16)", *cast_case(
+        "cast-rounding bf16->f16", "bf16", "f16", bvals,
+        bvals.astype(np.float16), np.isnan(bvals)))
+
+
+# ---------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mpt-run", required=True)
+    parser.add_argument("--filter", default=None,
+                        help="only the cases whose 'name dtype' matches")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary directory")
+    args = parser.parse_args()
+    if not os.access(args.mpt_run, os.X_OK):
+        print(f"error: {args.mpt_run} is not an executable", file=sys.stderr)
+        return 2
+    pattern = re.compile(args.filter) if args.filter else None
+    workdir = tempfile.mkdtemp(prefix="mpt-op-numerics-")
+    runner = Runner(args.mpt_run, workdir)
+    passed = failed = 0
+    failures = []
+    start = time.time()
+
+    def report(ok, line):
+        nonlocal passed, failed
+        print(line + (" ok" if ok else " FAIL"), flush=True)
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            failures.append(line)
+
+    try:
+        for case in CASES:
+            for dt in case.dtypes:
+                tag = f"{case.name} {dt}"
+                if pattern and not pattern.search(tag):
+                    continue
+                try:
+                    err, tol, ok, what = run_case(runner, case, dt)
+                    report(bool(ok), f"{tag}: err={err:.3g} tol={tol:.3g} ({what})")
+                except Exception as error:  # pylint: disable=broad-except
+                    report(False, f"{tag}: error: {error}")
+        for dt in NARROW:
+            tag = f"matmul acc(f32) vs plain {dt}"
+            if pattern and not pattern.search(tag):
+                continue
+            try:
+                ok, text = run_acc_comparison(runner, dt)
+                report(ok, text)
+            except Exception as error:  # pylint: disable=broad-except
+                report(False, f"{tag}: error: {error}")
+        if not pattern or pattern.search("cast-rounding cast-exact"):
+            try:
+                for name, ok, text in cast_checks(runner):
+                    report(ok, f"{name}: {text}")
+            except Exception as error:  # pylint: disable=broad-except
+                report(False, f"cast rounding: error: {error}")
+    finally:
+        if args.keep:
+            print(f"kept {workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    if MALFORMED_NPY:
+        print("warning: mpt-run wrote a .npy header that np.load rejects; read "
+              "leniently: " + MALFORMED_NPY[0])
+    if failures:
+        print("failures:")
+        for line in failures:
+            print("  " + line.splitlines()[0])
+    print(f"time: {time.time() - start:.1f} s")
+    print(f"op numerics: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
