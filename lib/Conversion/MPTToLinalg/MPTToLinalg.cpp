@@ -1058,12 +1058,12 @@ struct GeluGradPattern : public MPTPattern<GeluGradOp> {
                              mul(mul(c(0.5), x), mul(sech2, dinner)));
           } else {
             // Phi(x) + x phi(x).
-            Value cdf = mul(c(0.5),
-                            add(c(1.0), math::ErfOp::create(
-                                            nb, l, mul(x, c(M_SQRT1_2)))));
-            Value pdf = mul(c(0.5 * M_2_SQRTPI * M_SQRT1_2),
-                            math::ExpOp::create(
-                                nb, l, mul(c(-0.5), mul(x, x))));
+            Value cdf = mul(
+                c(0.5),
+                add(c(1.0), math::ErfOp::create(nb, l, mul(x, c(M_SQRT1_2)))));
+            Value pdf =
+                mul(c(0.5 * M_2_SQRTPI * M_SQRT1_2),
+                    math::ExpOp::create(nb, l, mul(c(-0.5), mul(x, x))));
             derivative = add(cdf, mul(x, pdf));
           }
           return mul(a[0], derivative);
@@ -1080,8 +1080,9 @@ struct SoftmaxCrossEntropyGradPattern
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
     Type acc = computeType(type.getElementType());
-    Value probs = buildSoftmax(b, loc, convertTensor(b, loc, op.getLogits(), acc),
-                               rank - 1, /*log=*/false);
+    Value probs =
+        buildSoftmax(b, loc, convertTensor(b, loc, op.getLogits(), acc),
+                     rank - 1, /*log=*/false);
     int64_t batch = type.getNumElements() / type.getDimSize(rank - 1);
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
     AffineMap labels = droppingMap(ctx, rank, {rank - 1});
@@ -1095,9 +1096,9 @@ struct SoftmaxCrossEntropyGradPattern
               linalg::IndexOp::create(nb, nl, rank - 1));
           Value hit = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq,
                                             cls, a[1]);
-          Value one = arith::SelectOp::create(nb, nl, hit,
-                                              floatConst(nb, nl, acc, 1.0),
-                                              floatConst(nb, nl, acc, 0.0));
+          Value one =
+              arith::SelectOp::create(nb, nl, hit, floatConst(nb, nl, acc, 1.0),
+                                      floatConst(nb, nl, acc, 0.0));
           Value diff = arith::SubFOp::create(nb, nl, a[0], one);
           Value g = convertScalar(nb, nl, a[2], acc);
           Value scaled = arith::DivFOp::create(
@@ -1145,8 +1146,8 @@ struct LayerNormGradPattern : public OpRewritePattern<LayerNormGradOp> {
         buildReduction(b, loc, op.getInput(), axes, acc, Combine::sum),
         divCount);
     Value centered = buildGeneric(
-        b, loc, type.getShape(), acc, {op.getInput(), mean}, {id, reduced},
-        acc, [](OpBuilder &nb, Location nl, ValueRange a) {
+        b, loc, type.getShape(), acc, {op.getInput(), mean}, {id, reduced}, acc,
+        [](OpBuilder &nb, Location nl, ValueRange a) {
           return arith::SubFOp::create(nb, nl, a[0], a[1]).getResult();
         });
     Value rstd = unaryOnReduced(

@@ -1067,11 +1067,9 @@ LogicalResult SoftmaxCrossEntropyGradOp::verify() {
   RankedTensorType logits = getLogits().getType();
   RankedTensorType labels = getLabels().getType();
   if (logits.getRank() < 1 || labels.getRank() != logits.getRank() - 1 ||
-      !llvm::all_of(llvm::zip(logits.getShape().drop_back(),
-                              labels.getShape()),
-                    [](auto p) {
-                      return dimsAgree(std::get<0>(p), std::get<1>(p));
-                    }))
+      !llvm::all_of(
+          llvm::zip(logits.getShape().drop_back(), labels.getShape()),
+          [](auto p) { return dimsAgree(std::get<0>(p), std::get<1>(p)); }))
     return emitOpError("labels of shape ")
            << formatShape(labels.getShape()) << " do not match logits of shape "
            << formatShape(logits.getShape())
@@ -1089,8 +1087,8 @@ LogicalResult LayerNormGradOp::verify() {
   int64_t rank = input.getRank();
   FailureOr<int64_t> axis = normalizeAxis(getAxis(), rank);
   if (rank == 0 || failed(axis))
-    return emitOpError("axis ") << getAxis() << " is out of range for a rank-"
-                                << rank << " input";
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for a rank-" << rank << " input";
   if (getEpsilon().convertToDouble() < 0)
     return emitOpError("expects epsilon >= 0");
   ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);

@@ -63,8 +63,8 @@ public:
     int64_t offset = type.getRank() - target.getRank();
     SmallVector<int64_t> axes;
     for (int64_t d = 0; d < type.getRank(); ++d)
-      if (d < offset || (target.getDimSize(d - offset) == 1 &&
-                         type.getDimSize(d) != 1))
+      if (d < offset ||
+          (target.getDimSize(d - offset) == 1 && type.getDimSize(d) != 1))
         axes.push_back(d);
     Value reduced = g;
     if (!axes.empty())
@@ -111,8 +111,8 @@ LogicalResult Differentiator::visit(Operation *op) {
   if (op->getNumResults() == 0)
     return success();
   Value g = adjoint(op->getResult(0));
-  bool anyAdjoint = llvm::any_of(op->getResults(),
-                                 [&](Value r) { return adjoint(r); });
+  bool anyAdjoint =
+      llvm::any_of(op->getResults(), [&](Value r) { return adjoint(r); });
   if (!anyAdjoint)
     return success();
   auto elementType = [](Value v) { return tensorType(v).getElementType(); };
@@ -152,14 +152,12 @@ LogicalResult Differentiator::visit(Operation *op) {
         bool ta = mm.getTransposeA(), tb = mm.getTransposeB();
         TypeAttr acc = mm.getAccTypeAttr();
         Value a = mm.getLhs(), bb = mm.getRhs();
-        Value da = ta ? MatmulOp::create(b, loc, bb, g, tb, true, acc)
-                            .getResult()
-                      : MatmulOp::create(b, loc, g, bb, false, !tb, acc)
-                            .getResult();
-        Value db = tb ? MatmulOp::create(b, loc, g, a, true, ta, acc)
-                            .getResult()
-                      : MatmulOp::create(b, loc, a, g, !ta, false, acc)
-                            .getResult();
+        Value da =
+            ta ? MatmulOp::create(b, loc, bb, g, tb, true, acc).getResult()
+               : MatmulOp::create(b, loc, g, bb, false, !tb, acc).getResult();
+        Value db =
+            tb ? MatmulOp::create(b, loc, g, a, true, ta, acc).getResult()
+               : MatmulOp::create(b, loc, a, g, !ta, false, acc).getResult();
         accumulate(a, da);
         accumulate(bb, db);
         return success();
@@ -168,14 +166,14 @@ LogicalResult Differentiator::visit(Operation *op) {
         bool ta = mm.getTransposeA(), tb = mm.getTransposeB();
         TypeAttr acc = mm.getAccTypeAttr();
         Value a = mm.getLhs(), bb = mm.getRhs();
-        Value da = ta ? BatchMatmulOp::create(b, loc, bb, g, tb, true, acc)
-                            .getResult()
-                      : BatchMatmulOp::create(b, loc, g, bb, false, !tb, acc)
-                            .getResult();
-        Value db = tb ? BatchMatmulOp::create(b, loc, g, a, true, ta, acc)
-                            .getResult()
-                      : BatchMatmulOp::create(b, loc, a, g, !ta, false, acc)
-                            .getResult();
+        Value da =
+            ta ? BatchMatmulOp::create(b, loc, bb, g, tb, true, acc).getResult()
+               : BatchMatmulOp::create(b, loc, g, bb, false, !tb, acc)
+                     .getResult();
+        Value db =
+            tb ? BatchMatmulOp::create(b, loc, g, a, true, ta, acc).getResult()
+               : BatchMatmulOp::create(b, loc, a, g, !ta, false, acc)
+                     .getResult();
         accumulate(a, da);
         accumulate(bb, db);
         return success();
@@ -210,9 +208,9 @@ LogicalResult Differentiator::visit(Operation *op) {
       })
       .Case([&](ReciprocalOp rec) {
         Value y = rec.getResult();
-        accumulate(rec.getInput(),
-                   make<NegOp>(loc, make<MulOp>(loc, {g, make<MulOp>(
-                                                              loc, {y, y})})));
+        accumulate(
+            rec.getInput(),
+            make<NegOp>(loc, make<MulOp>(loc, {g, make<MulOp>(loc, {y, y})})));
         return success();
       })
       .Case([&](TanhOp tanh) {
@@ -230,8 +228,8 @@ LogicalResult Differentiator::visit(Operation *op) {
         return success();
       })
       .Case([&](ReluOp relu) {
-        accumulate(relu.getInput(), ReluGradOp::create(b, loc, g,
-                                                        relu.getInput()));
+        accumulate(relu.getInput(),
+                   ReluGradOp::create(b, loc, g, relu.getInput()));
         return success();
       })
       .Case([&](GeluOp gelu) {
@@ -287,11 +285,11 @@ LogicalResult Differentiator::visit(Operation *op) {
         int64_t count = 1;
         for (int64_t a : mean.getNormalizedAxes())
           count *= in.getDimSize(a);
-        Value e = expand(loc, g, in, mean.getNormalizedAxes(),
-                         mean.getKeepDims());
-        accumulate(mean.getInput(),
-                   make<MulOp>(loc, {e, scalar(loc, elementType(g),
-                                               1.0 / count)}));
+        Value e =
+            expand(loc, g, in, mean.getNormalizedAxes(), mean.getKeepDims());
+        accumulate(
+            mean.getInput(),
+            make<MulOp>(loc, {e, scalar(loc, elementType(g), 1.0 / count)}));
         return success();
       })
       .Case([&](GlobalAvgPoolOp pool) {
@@ -301,9 +299,9 @@ LogicalResult Differentiator::visit(Operation *op) {
             nchw ? SmallVector<int64_t>{2, 3} : SmallVector<int64_t>{1, 2};
         int64_t count = in.getDimSize(axes[0]) * in.getDimSize(axes[1]);
         Value e = expand(loc, g, in, axes, /*keepDims=*/false);
-        accumulate(pool.getInput(),
-                   make<MulOp>(loc, {e, scalar(loc, elementType(g),
-                                               1.0 / count)}));
+        accumulate(
+            pool.getInput(),
+            make<MulOp>(loc, {e, scalar(loc, elementType(g), 1.0 / count)}));
         return success();
       })
       .Case([&](ReshapeOp reshape) {
@@ -316,11 +314,11 @@ LogicalResult Differentiator::visit(Operation *op) {
         SmallVector<int64_t> inverse(perm.size());
         for (auto [i, p] : llvm::enumerate(perm))
           inverse[p] = i;
-        accumulate(transpose.getInput(),
-                   make<TransposeOp>(
-                       loc, g,
-                       {b.getNamedAttr("perm",
-                                       b.getDenseI64ArrayAttr(inverse))}));
+        accumulate(
+            transpose.getInput(),
+            make<TransposeOp>(
+                loc, g,
+                {b.getNamedAttr("perm", b.getDenseI64ArrayAttr(inverse))}));
         return success();
       })
       .Case([&](BroadcastOp broadcast) {
@@ -344,9 +342,9 @@ LogicalResult Differentiator::visit(Operation *op) {
         for (auto [d, o, s] :
              llvm::zip(in.getShape(), slice.getOffsets(), slice.getSizes()))
           high.push_back(d - o - s);
-        accumulate(slice.getInput(),
-                   PadOp::create(b, loc, g, slice.getOffsets(), high,
-                                 APFloat(0.0)));
+        accumulate(
+            slice.getInput(),
+            PadOp::create(b, loc, g, slice.getOffsets(), high, APFloat(0.0)));
         return success();
       })
       .Case([&](PadOp pad) {
@@ -372,19 +370,18 @@ LogicalResult Differentiator::visit(Operation *op) {
         return success();
       })
       .Case([&](SoftmaxCrossEntropyOp sce) {
-        accumulate(sce.getLogits(),
-                   SoftmaxCrossEntropyGradOp::create(
-                       b, loc, sce.getLogits().getType(), sce.getLogits(),
-                       sce.getLabels(), g));
+        accumulate(sce.getLogits(), SoftmaxCrossEntropyGradOp::create(
+                                        b, loc, sce.getLogits().getType(),
+                                        sce.getLogits(), sce.getLabels(), g));
         return success();
       })
       .Case([&](MseLossOp mse) {
         // d/dx mean((x - t)^2) = 2 (x - t) / N
         RankedTensorType in = mse.getInput().getType();
         Value diff = make<SubOp>(loc, {mse.getInput(), mse.getTarget()});
-        Value scale = make<MulOp>(
-            loc, {g, scalar(loc, elementType(g),
-                            2.0 / double(in.getNumElements()))});
+        Value scale =
+            make<MulOp>(loc, {g, scalar(loc, elementType(g),
+                                        2.0 / double(in.getNumElements()))});
         Value dx = make<MulOp>(loc, {diff, scale});
         accumulate(mse.getInput(), dx);
         accumulate(mse.getTarget(), make<NegOp>(loc, dx));
@@ -411,9 +408,9 @@ FailureOr<SmallVector<Value>> mpt::differentiate(func::FuncOp func, Value loss,
   for (Operation &op : body.without_terminator())
     ops.push_back(&op);
   for (Operation *op : llvm::reverse(ops)) {
-    if (op->getNumRegions() > 0 &&
-        llvm::any_of(op->getResults(),
-                     [&](Value r) { return diff.adjoint(r); }))
+    if (op->getNumRegions() > 0 && llvm::any_of(op->getResults(), [&](Value r) {
+          return diff.adjoint(r);
+        }))
       return op->emitOpError("has regions; mpt-autodiff differentiates "
                              "straight-line graphs only");
     if (failed(diff.visit(op)))
@@ -433,10 +430,9 @@ FailureOr<unsigned> mpt::findLossResult(func::FuncOp func) {
       auto type = dyn_cast<RankedTensorType>(func.getResultTypes()[i]);
       if (!type || type.getRank() != 0 ||
           !isa<FloatType>(type.getElementType()))
-        return func.emitError()
-               << "the loss (result #" << i
-               << ") must be a rank-0 float tensor, got "
-               << func.getResultTypes()[i];
+        return func.emitError() << "the loss (result #" << i
+                                << ") must be a rank-0 float tensor, got "
+                                << func.getResultTypes()[i];
       return i;
     }
   if (func.getNumResults() == 1)
@@ -453,9 +449,9 @@ FailureOr<SmallVector<BlockArgument>> mpt::findParameters(func::FuncOp func) {
   for (BlockArgument arg : func.getArguments())
     if (getArgumentRole(func, arg.getArgNumber()) == Role::parameter) {
       if (!isFloatTensor(arg))
-        return func.emitError() << "parameter #" << arg.getArgNumber()
-                                << " must be a float tensor, got "
-                                << arg.getType();
+        return func.emitError()
+               << "parameter #" << arg.getArgNumber()
+               << " must be a float tensor, got " << arg.getType();
       params.push_back(arg);
     }
   if (params.empty())

@@ -102,9 +102,9 @@ struct BuildTrainStepPass
                          << optimizer << "'; expected sgd, momentum or adam";
       return signalPassFailure();
     }
-    if (lr <= 0 || momentum < 0 || momentum >= 1 || beta1 < 0 ||
-        beta1 >= 1 || beta2 < 0 || beta2 >= 1 || eps <= 0 ||
-        weightDecay < 0 || clipNorm < 0) {
+    if (lr <= 0 || momentum < 0 || momentum >= 1 || beta1 < 0 || beta1 >= 1 ||
+        beta2 < 0 || beta2 >= 1 || eps <= 0 || weightDecay < 0 ||
+        clipNorm < 0) {
       module.emitError("mpt-build-train-step: expects lr > 0, momentum, "
                        "beta1 and beta2 in [0, 1), eps > 0, weight-decay >= "
                        "0 and clip-norm >= 0");
@@ -149,8 +149,9 @@ struct BuildTrainStepPass
     SmallVector<DictionaryAttr> argAttrs;
     auto roleDict = [&](Role role) {
       return DictionaryAttr::get(
-          ctx, {NamedAttribute(StringAttr::get(ctx, MPTDialect::getRoleAttrName()),
-                               RoleAttr::get(ctx, role))});
+          ctx,
+          {NamedAttribute(StringAttr::get(ctx, MPTDialect::getRoleAttrName()),
+                          RoleAttr::get(ctx, role))});
     };
     for (BlockArgument p : *params) {
       argTypes.push_back(p.getType());
@@ -201,6 +202,7 @@ struct BuildTrainStepPass
       return failure();
 
     b.setInsertionPoint(ret);
+    Operation *lastBackwardOp = ret->getPrevNode();
     Location loc = forward.getLoc();
     SmallVector<Value> g = *grads;
     if (clipNorm > 0)
@@ -215,17 +217,18 @@ struct BuildTrainStepPass
     for (unsigned i = 0; i < numParams; ++i) {
       Value p = newParams[i], grad = g[i];
       if (optimizer == "sgd") {
-        updated.push_back(SgdUpdateOp::create(
-            b, loc, p, grad, b.getF64FloatAttr(lr),
-            b.getF64FloatAttr(weightDecay)));
+        updated.push_back(SgdUpdateOp::create(b, loc, p, grad,
+                                              b.getF64FloatAttr(lr),
+                                              b.getF64FloatAttr(weightDecay)));
         continue;
       }
       if (weightDecay > 0)
-        grad = add(b, loc, grad, mul(b, loc, p, scalar(b, loc, p, weightDecay)));
+        grad =
+            add(b, loc, grad, mul(b, loc, p, scalar(b, loc, p, weightDecay)));
       if (optimizer == "momentum") {
-        Value v = add(b, loc, mul(b, loc, stateArgs[i],
-                                  scalar(b, loc, p, momentum)),
-                      grad);
+        Value v =
+            add(b, loc, mul(b, loc, stateArgs[i], scalar(b, loc, p, momentum)),
+                grad);
         updated.push_back(
             SubOp::create(b, loc, p, mul(b, loc, v, scalar(b, loc, p, lr))));
         states.push_back(v);
@@ -234,14 +237,14 @@ struct BuildTrainStepPass
       // Adam with bias correction.
       Value m = add(b, loc, mul(b, loc, stateArgs[i], scalar(b, loc, p, beta1)),
                     mul(b, loc, grad, scalar(b, loc, p, 1 - beta1)));
-      Value v = add(b, loc,
-                    mul(b, loc, stateArgs[numParams + i],
-                        scalar(b, loc, p, beta2)),
-                    mul(b, loc, mul(b, loc, grad, grad),
-                        scalar(b, loc, p, 1 - beta2)));
+      Value v = add(
+          b, loc,
+          mul(b, loc, stateArgs[numParams + i], scalar(b, loc, p, beta2)),
+          mul(b, loc, mul(b, loc, grad, grad), scalar(b, loc, p, 1 - beta2)));
       auto correction = [&](double beta) {
         // 1 - beta^t
-        Value pw = PowOp::create(b, loc, scalar(b, loc, newStep, beta), newStep);
+        Value pw =
+            PowOp::create(b, loc, scalar(b, loc, newStep, beta), newStep);
         return SubOp::create(b, loc, scalar(b, loc, newStep, 1.0), pw)
             .getResult();
       };
@@ -254,8 +257,8 @@ struct BuildTrainStepPass
       };
       Value mhat = DivOp::create(b, loc, m, toElem(c1));
       Value vhat = DivOp::create(b, loc, v, toElem(c2));
-      Value denom = add(b, loc, SqrtOp::create(b, loc, vhat),
-                        scalar(b, loc, p, eps));
+      Value denom =
+          add(b, loc, SqrtOp::create(b, loc, vhat), scalar(b, loc, p, eps));
       Value delta = mul(b, loc, DivOp::create(b, loc, mhat, denom),
                         scalar(b, loc, p, lr));
       updated.push_back(SubOp::create(b, loc, p, delta));
@@ -275,10 +278,16 @@ struct BuildTrainStepPass
     }
     results.append(updated);
     results.append(states);
-    func::ReturnOp::create(b, ret.getLoc(), results);
+    auto newRet = func::ReturnOp::create(b, ret.getLoc(), results);
     ret.erase();
-    step.setType(FunctionType::get(ctx, argTypes,
-                                   ValueRange(results).getTypes()));
+    // The update (and clipping) runs on fp32 master weights whatever the
+    // precision passes decide for the rest of the step.
+    auto fp32 = PrecisionAttr::get(ctx, Precision::fp32);
+    for (Operation *op = lastBackwardOp->getNextNode(); op != newRet;
+         op = op->getNextNode())
+      op->setAttr(MPTDialect::getPrecisionAttrName(), fp32);
+    step.setType(
+        FunctionType::get(ctx, argTypes, ValueRange(results).getTypes()));
     for (auto [i, attrs] : llvm::enumerate(argAttrs))
       step.setArgAttrs(i, attrs);
     setResultRole(step, 0, Role::loss);
@@ -325,19 +334,18 @@ struct BuildTrainStepPass
       total = total ? add(b, loc, total, sq) : sq;
     }
     Value norm = SqrtOp::create(b, loc, total);
-    Value ratio = DivOp::create(
-        b, loc, scalar(b, loc, norm, clipNorm),
-        add(b, loc, norm, scalar(b, loc, norm, 1e-6)));
+    Value ratio = DivOp::create(b, loc, scalar(b, loc, norm, clipNorm),
+                                add(b, loc, norm, scalar(b, loc, norm, 1e-6)));
     Value factor = MinOp::create(b, loc, scalar(b, loc, norm, 1.0), ratio);
     for (Value &g : grads) {
       auto type = cast<RankedTensorType>(g.getType());
-      Value f = type.getElementType().isF32()
-                    ? factor
-                    : CastOp::create(
-                          b, loc,
-                          RankedTensorType::get({}, type.getElementType()),
-                          factor)
-                          .getResult();
+      Value f =
+          type.getElementType().isF32()
+              ? factor
+              : CastOp::create(b, loc,
+                               RankedTensorType::get({}, type.getElementType()),
+                               factor)
+                    .getResult();
       g = mul(b, loc, g, f);
     }
   }

@@ -184,4 +184,28 @@ def BuildTrainStep : Pass<"mpt-build-train-step", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mpt::MPTDialect", "::mlir::func::FuncDialect"];
 }
 
+def MemoryReport : Pass<"mpt-memory-report", "::mlir::ModuleOp"> {
+  let summary = "Report the bytes of parameters, gradients, optimizer state and activations";
+  let description = [{
+    For every training function (arguments with roles), reports the bytes of
+    the tensors a training step keeps, by category, in the precision the IR
+    has and as they would be in fp32:
+
+    - parameters (`#mpt.role<parameter>` arguments: the fp32 master copy);
+    - low-precision working copies (casts of parameters to a narrower type);
+    - gradients (one per parameter: the value the backward pass produces,
+      before any cast to the update's precision);
+    - optimizer state (`#mpt.role<optimizer_state>` arguments);
+    - activations kept for the backward pass (results of ops the loss
+      depends on that ops of the backward pass read).
+
+    The table (per category, totals and bytes per parameter) goes to stderr;
+    `report=` writes it, with one entry per tensor, as JSON.
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the report as JSON to this file">
+  ];
+}
+
 #endif // MPT_DIALECT_MPT_TRANSFORMS_PASSES_TD
