@@ -12,6 +12,7 @@
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
 #include "mpt/Dialect/MPT/IR/PrecisionPolicy.h"
 #include "mpt/Dialect/MPT/Transforms/Passes.h"
+#include "mpt/Dialect/MPT/Transforms/Pipelines.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -89,4 +90,5 @@ void mpt::registerAllPasses() {
   mpt::registerMPTPasses();
   mpt::registerMPTConversionPasses();
   mpt::registerLowerToCPUPipeline();
+  mpt::registerAMPPipeline();
 }

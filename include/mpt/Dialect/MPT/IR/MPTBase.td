@@ -77,7 +77,8 @@ def MPT_RoleEnum : I32EnumAttr<"Role", "role of a function argument or result", 
     I32EnumAttrCase<"loss", 3>,
     I32EnumAttrCase<"gradient", 4>,
     I32EnumAttrCase<"optimizer_state", 5>,
-    I32EnumAttrCase<"loss_scale_state", 6>
+    I32EnumAttrCase<"loss_scale_state", 6>,
+    I32EnumAttrCase<"parameter_copy", 7>
   ]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mpt";

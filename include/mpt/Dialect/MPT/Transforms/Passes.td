@@ -184,6 +184,29 @@ def BuildTrainStep : Pass<"mpt-build-train-step", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mpt::MPTDialect", "::mlir::func::FuncDialect"];
 }
 
+def MasterWeights : Pass<"mpt-master-weights", "::mlir::ModuleOp"> {
+  let summary = "fp32 master weights with one low-precision working copy per step";
+  let description = [{
+    Runs after `mpt-auto-mixed-precision` on a training step. Checks that the
+    parameters and the optimizer state are fp32 (the master copy) and that the
+    updated parameters and state are computed in fp32; makes the working copy
+    of each parameter one cast per low type, placed at the start of the step
+    and shared by every use (forward and backward).
+
+    With `keep-low-copy`, the working copy is part of the state instead: the
+    step takes it as an argument (`#mpt.role<parameter_copy>`) and returns
+    the cast of the updated parameter for the next step. This trades memory
+    (2 bytes per parameter kept between steps) for moving the cast off the
+    critical path at the start of the step, and is the layout to use when the
+    low-precision copy is what other devices read; it does not save
+    arithmetic (one cast per parameter per step either way).
+  }];
+  let options = [
+    Option<"keepLowCopy", "keep-low-copy", "bool", /*default=*/"false",
+           "Carry the low-precision copy in the training state">
+  ];
+}
+
 def MemoryReport : Pass<"mpt-memory-report", "::mlir::ModuleOp"> {
   let summary = "Report the bytes of parameters, gradients, optimizer state and activations";
   let description = [{

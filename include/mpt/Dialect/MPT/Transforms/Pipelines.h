@@ -1,0 +1,63 @@
+//===- Pipelines.h - the mixed-precision training pipeline ------*- C++ -*-===//
+//
+// mpt-amp-pipeline: from a forward graph with a loss to a mixed-precision
+// training step. Built by a public function so that mpt-opt, the C API and
+// embedders run the same passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_DIALECT_MPT_TRANSFORMS_PIPELINES_H
+#define MPT_DIALECT_MPT_TRANSFORMS_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace mpt {
+
+struct AMPPipelineOptions
+    : public mlir::PassPipelineOptions<AMPPipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("GPU target (sm_70 ... sm_100); "
+                                            "picks the low type"),
+                             llvm::cl::init("")};
+  Option<std::string> type{*this, "type",
+                           llvm::cl::desc("Low-precision type: f16 or bf16"),
+                           llvm::cl::init("")};
+  Option<std::string> optimizer{*this, "optimizer",
+                                llvm::cl::desc("sgd, momentum or adam"),
+                                llvm::cl::init("sgd")};
+  Option<double> lr{*this, "lr", llvm::cl::desc("Learning rate"),
+                    llvm::cl::init(0.01)};
+  Option<double> clipNorm{*this, "clip-norm",
+                          llvm::cl::desc("Global gradient norm clipping "
+                                         "(0: off)"),
+                          llvm::cl::init(0.0)};
+  Option<std::string> lists{*this, "lists",
+                            llvm::cl::desc("Class list overrides (JSON)"),
+                            llvm::cl::init("")};
+  Option<std::string> report{*this, "report",
+                             llvm::cl::desc("AMP decision report (JSON)"),
+                             llvm::cl::init("")};
+  Option<bool> pad{*this, "pad",
+                   llvm::cl::desc("Pad low-precision contractions for "
+                                  "Tensor Cores"),
+                   llvm::cl::init(true)};
+  Option<double> maxOverhead{*this, "max-overhead",
+                             llvm::cl::desc("Padding overhead limit"),
+                             llvm::cl::init(0.25)};
+};
+
+/// Appends mpt-build-train-step, mpt-auto-mixed-precision and
+/// mpt-pad-for-tensor-cores, with canonicalization and CSE in between.
+void buildAMPPipeline(mlir::OpPassManager &pm,
+                      const AMPPipelineOptions &options);
+
+/// Registers `mpt-amp-pipeline`.
+void registerAMPPipeline();
+
+} // namespace mpt
+
+#endif // MPT_DIALECT_MPT_TRANSFORMS_PIPELINES_H

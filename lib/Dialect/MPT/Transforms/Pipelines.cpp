@@ -1,0 +1,42 @@
+//===- Pipelines.cpp - mpt-amp-pipeline -----------------------------------===//
+
+#include "mpt/Dialect/MPT/Transforms/Pipelines.h"
+#include "mpt/Dialect/MPT/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mpt::buildAMPPipeline(OpPassManager &pm,
+                           const AMPPipelineOptions &options) {
+  BuildTrainStepOptions step;
+  step.optimizer = options.optimizer;
+  step.lr = options.lr;
+  step.clipNorm = options.clipNorm;
+  pm.addPass(createBuildTrainStep(step));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  AutoMixedPrecisionOptions amp;
+  amp.target = options.target;
+  amp.type = options.type;
+  amp.lists = options.lists;
+  amp.report = options.report;
+  pm.addPass(createAutoMixedPrecision(amp));
+  if (options.pad) {
+    PadForTensorCoresOptions pad;
+    pad.maxOverhead = options.maxOverhead;
+    pm.addPass(createPadForTensorCores(pad));
+  }
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mpt::registerAMPPipeline() {
+  PassPipelineRegistration<AMPPipelineOptions>(
+      "mpt-amp-pipeline",
+      "Build a mixed-precision training step: train step, "
+      "auto-mixed-precision, Tensor Core padding, cleanups",
+      buildAMPPipeline);
+}

@@ -1,0 +1,28 @@
+// RUN: mpt-opt %mpt_src_root/examples/mlp.mlir --mpt-build-train-step=optimizer=adam -canonicalize --mpt-memory-report=report=%t.fp32.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP32
+// RUN: mpt-opt %mpt_src_root/examples/mlp.mlir --mpt-build-train-step=optimizer=adam -canonicalize --mpt-auto-mixed-precision --mpt-memory-report=report=%t.mixed.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED
+// RUN: FileCheck %s --check-prefix=JSON < %t.mixed.json
+
+// The MLP has 784*128 + 128 + 128*10 + 10 = 101770 parameters. Adam keeps
+// two fp32 moments (8 bytes per parameter) and a step count (4 bytes).
+// FP32-LABEL: mpt-memory-report: @train_step (101770 parameters)
+// FP32: parameters 407080 407080
+// FP32: low-precision copies 0 0
+// FP32: gradients 407080 407080
+// FP32: optimizer state 814164 814164
+// FP32: bytes per parameter (parameters, copies, gradients, state): 16.0 (fp32: 16.0)
+
+// Mixed precision: fp32 master (4) + f16 copy (2) + gradients as the
+// backward produces them (mostly f16) + fp32 moments (8); activations kept
+// for the backward pass are about half.
+// MIXED-LABEL: mpt-memory-report: @train_step (101770 parameters)
+// MIXED: parameters 407080 407080
+// MIXED: low-precision copies 203520 0
+// MIXED: gradients 203816 407080
+// MIXED: optimizer state 814164 814164
+// MIXED: activations kept for backward 17664 34048
+// MIXED: bytes per parameter (parameters, copies, gradients, state): 16.0 (fp32: 16.0)
+
+// JSON: "function": "train_step"
+// JSON: "parameters": 101770
+// JSON: "category": "low-precision copies"
+// JSON-NEXT: "fp32_bytes": 0
