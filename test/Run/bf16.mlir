@@ -17,3 +17,19 @@ func.func @bf(%x: tensor<6xbf16>) -> tensor<6xbf16> {
   %r = mpt.relu %x : tensor<6xbf16>
   func.return %r : tensor<6xbf16>
 }
+
+// f32 -> bf16 casts round subnormals like IEEE storage: the JIT does not use
+// the host's AVX512-BF16 conversion, which flushes them to zero.
+// RUN: rm -rf %t.cast && mkdir -p %t.cast
+// RUN: %python %S/Inputs/reference.py gen bf16_cast %t.cast
+// RUN: mpt-run %s --entry=cast --input=%t.cast/y.npy --output-dir=%t.cast \
+// RUN:   | FileCheck %s --check-prefix=CAST
+// RUN: %python %S/Inputs/reference.py check bf16_cast %t.cast \
+// RUN:   | FileCheck %s --check-prefix=CAST-REF
+// CAST: result #0: tensor<8xbf16> min -6.979498e-39 max 3.004055e+38 mean {{.*}} [9.18355e-41, -3.030571e-39, 0, 1.5, -6.979498e-39, 1.166311e-38, 65536, 3.004055e+38]
+// CAST-REF: bf16_cast: ok
+
+func.func @cast(%y: tensor<8xf32>) -> tensor<8xbf16> {
+  %r = mpt.cast %y : tensor<8xf32> to tensor<8xbf16>
+  func.return %r : tensor<8xbf16>
+}

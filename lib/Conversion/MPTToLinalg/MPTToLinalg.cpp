@@ -43,6 +43,28 @@ Type computeType(Type element) {
   return element;
 }
 
+/// Rounds an f64 scalar to a float type narrower than f32 with a single
+/// rounding: f64 -> f32 rounds to odd (toward zero, then the last bit set
+/// when inexact), and the final f32 -> `to` rounds to nearest even. A plain
+/// f64 -> f32 -> `to` would round twice.
+Value truncFromF64(OpBuilder &b, Location loc, Value v, Type to) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value t = arith::TruncFOp::create(
+      b, loc, f32, v,
+      arith::RoundingModeAttr::get(b.getContext(),
+                                   arith::RoundingMode::toward_zero),
+      arith::FastMathFlagsAttr());
+  Value back = arith::ExtFOp::create(b, loc, b.getF64Type(), t);
+  Value inexact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, v);
+  Value bits = arith::BitcastOp::create(b, loc, i32, t);
+  Value odd = arith::OrIOp::create(
+      b, loc, bits, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)));
+  Value rounded = arith::BitcastOp::create(
+      b, loc, f32, arith::SelectOp::create(b, loc, inexact, odd, bits));
+  return arith::TruncFOp::create(b, loc, to, rounded);
+}
+
 /// Converts a scalar between numeric types (extf/truncf for floats, rounding
 /// to nearest even; sitofp/fptosi/ext/trunc otherwise). Floats of the same
 /// width with different formats (f16 <-> bf16) go through f32 exactly once.
@@ -55,19 +77,38 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
     if (APFloat::isRepresentableBy(ff.getFloatSemantics(),
                                    tf.getFloatSemantics()))
       return arith::ExtFOp::create(b, loc, to, v);
+    if (ff.getWidth() > 32 && tf.getWidth() < 32 && !tf.isF16())
+      return truncFromF64(b, loc, v, to);
     if (ff.getWidth() > tf.getWidth())
       return arith::TruncFOp::create(b, loc, to, v);
     Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
     return arith::TruncFOp::create(b, loc, to, wide);
   }
-  if (!ff && tf)
+  if (!ff && tf) {
+    // Integers convert exactly to f64 (below 2^53); one truncf then rounds
+    // once. A direct sitofp to bf16/f8 would be emulated through f32 and
+    // round twice.
+    if (tf.getWidth() < 32 && !tf.isF16()) {
+      Value wide = arith::SIToFPOp::create(b, loc, b.getF64Type(), v);
+      return truncFromF64(b, loc, wide, to);
+    }
     return arith::SIToFPOp::create(b, loc, to, v);
+  }
   if (ff && !tf)
     return arith::FPToSIOp::create(b, loc, to, v);
   auto fi = cast<IntegerType>(from), ti = cast<IntegerType>(to);
   if (fi.getWidth() < ti.getWidth())
     return arith::ExtSIOp::create(b, loc, to, v);
   return arith::TruncIOp::create(b, loc, to, v);
+}
+
+/// 1 / sqrt(x), correctly rounded parts (libm has no rsqrt for
+/// convert-math-to-libm to call).
+Value reciprocalSqrt(OpBuilder &b, Location loc, Value x) {
+  return arith::DivFOp::create(
+      b, loc,
+      arith::ConstantOp::create(b, loc, b.getFloatAttr(x.getType(), 1.0)),
+      math::SqrtOp::create(b, loc, x));
 }
 
 Value floatConst(OpBuilder &b, Location loc, Type type, double value) {
@@ -363,29 +404,38 @@ Value relu(OpBuilder &b, Location loc, Value x, OpTy) {
                                    floatConst(b, loc, x.getType(), 0.0));
 }
 
-Value gelu(OpBuilder &b, Location loc, Value x, GeluOp op) {
+/// The two gelu factors written without cancellation in the left tail:
+/// Phi(x) = 0.5 erfc(-x / sqrt(2)), and for the tanh form
+/// 0.5 (1 + tanh(u)) = sigmoid(2u).
+Value geluCdf(OpBuilder &b, Location loc, Value x, bool tanhForm,
+              Value *sigmoidOut = nullptr) {
   Type t = x.getType();
-  Value half = floatConst(b, loc, t, 0.5), one = floatConst(b, loc, t, 1.0);
-  Value inner;
-  if (op.getApproximate() == GeluApproximation::tanh) {
-    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-    Value x3 =
-        arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
-    Value s = arith::AddFOp::create(
-        b, loc, x,
-        arith::MulFOp::create(b, loc, floatConst(b, loc, t, 0.044715), x3));
-    inner = math::TanhOp::create(
-        b, loc,
-        arith::MulFOp::create(b, loc,
-                              floatConst(b, loc, t, std::sqrt(2.0 / M_PI)), s));
-  } else {
-    // 0.5 x (1 + erf(x / sqrt(2)))
-    inner = math::ErfOp::create(
-        b, loc,
-        arith::MulFOp::create(b, loc, x, floatConst(b, loc, t, M_SQRT1_2)));
-  }
-  return arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, half, x),
-                               arith::AddFOp::create(b, loc, one, inner));
+  auto c = [&](double v) { return floatConst(b, loc, t, v); };
+  if (!tanhForm)
+    return arith::MulFOp::create(
+        b, loc, c(0.5),
+        math::ErfcOp::create(b, loc,
+                             arith::MulFOp::create(b, loc, x, c(-M_SQRT1_2))));
+  // u = sqrt(2/pi) (x + 0.044715 x^3); sigmoid(2u) = 1 / (1 + exp(-2u))
+  Value x3 =
+      arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
+  Value u = arith::MulFOp::create(
+      b, loc, c(std::sqrt(2.0 / M_PI)),
+      arith::AddFOp::create(b, loc, x,
+                            arith::MulFOp::create(b, loc, c(0.044715), x3)));
+  Value e =
+      math::ExpOp::create(b, loc, arith::MulFOp::create(b, loc, c(-2.0), u));
+  Value s = arith::DivFOp::create(b, loc, c(1.0),
+                                  arith::AddFOp::create(b, loc, c(1.0), e));
+  if (sigmoidOut)
+    *sigmoidOut = s;
+  return s;
+}
+
+Value gelu(OpBuilder &b, Location loc, Value x, GeluOp op) {
+  return arith::MulFOp::create(
+      b, loc, x,
+      geluCdf(b, loc, x, op.getApproximate() == GeluApproximation::tanh));
 }
 
 //===----------------------------------------------------------------------===//
@@ -652,11 +702,10 @@ Value buildNormalization(OpBuilder &b, Location loc, Value input,
       [&](OpBuilder &nb, Location nl, ValueRange a) {
         Value var =
             arith::DivFOp::create(nb, nl, a[0], floatConst(nb, nl, acc, count));
-        return math::RsqrtOp::create(
-                   nb, nl,
-                   arith::AddFOp::create(nb, nl, var,
-                                         floatConst(nb, nl, acc, epsilon)))
-            .getResult();
+        return reciprocalSqrt(
+            nb, nl,
+            arith::AddFOp::create(nb, nl, var,
+                                  floatConst(nb, nl, acc, epsilon)));
       });
   return buildGeneric(
       b, loc, type.getShape(), type.getElementType(),
@@ -1046,21 +1095,18 @@ struct GeluGradPattern : public MPTPattern<GeluGradOp> {
           };
           Value derivative;
           if (tanhForm) {
-            // 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 * 0.044715 x^2),
-            // t = tanh(k (x + 0.044715 x^3)), k = sqrt(2 / pi).
+            // s + 2 x s (1 - s) u', s = sigmoid(2u) = 0.5 (1 + tanh u),
+            // u' = k (1 + 3 * 0.044715 x^2), k = sqrt(2 / pi).
             double k = std::sqrt(2.0 / M_PI);
-            Value x2 = mul(x, x);
-            Value inner = mul(c(k), add(x, mul(c(0.044715), mul(x2, x))));
-            Value th = math::TanhOp::create(nb, l, inner);
-            Value sech2 = arith::SubFOp::create(nb, l, c(1.0), mul(th, th));
-            Value dinner = mul(c(k), add(c(1.0), mul(c(3 * 0.044715), x2)));
-            derivative = add(mul(c(0.5), add(c(1.0), th)),
-                             mul(mul(c(0.5), x), mul(sech2, dinner)));
+            Value sig = geluCdf(nb, l, x, /*tanhForm=*/true);
+            Value one = c(1.0);
+            Value du = mul(c(k), add(one, mul(c(3 * 0.044715), mul(x, x))));
+            Value ds = mul(mul(c(2.0), sig),
+                           arith::SubFOp::create(nb, l, one, sig).getResult());
+            derivative = add(sig, mul(mul(x, ds), du));
           } else {
             // Phi(x) + x phi(x).
-            Value cdf = mul(
-                c(0.5),
-                add(c(1.0), math::ErfOp::create(nb, l, mul(x, c(M_SQRT1_2)))));
+            Value cdf = geluCdf(nb, l, x, /*tanhForm=*/false);
             Value pdf =
                 mul(c(0.5 * M_2_SQRTPI * M_SQRT1_2),
                     math::ExpOp::create(nb, l, mul(c(-0.5), mul(x, x))));
@@ -1108,10 +1154,14 @@ struct SoftmaxCrossEntropyGradPattern
   }
 };
 
-struct LayerNormGradPattern : public OpRewritePattern<LayerNormGradOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LayerNormGradOp op,
-                                PatternRewriter &b) const override {
+/// Gradients of layer_norm (statistics over the trailing dimensions, scale
+/// per normalized element) and batch_norm (statistics over all but the
+/// channel, scale per channel): `axes` are the normalized dimensions and
+/// `leading` the dimensions the scale and bias gradients sum over.
+template <typename OpTy>
+struct NormGradPattern : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &b) const override {
     if (failed(checkStatic(op, b)))
       return failure();
     Location loc = op.getLoc();
@@ -1120,8 +1170,15 @@ struct LayerNormGradPattern : public OpRewritePattern<LayerNormGradOp> {
     int64_t rank = type.getRank(), axis = op.getNormalizedAxis();
     Type element = type.getElementType(), acc = computeType(element);
     SmallVector<int64_t> axes, leading;
-    for (int64_t d = 0; d < rank; ++d)
-      (d >= axis ? axes : leading).push_back(d);
+    constexpr bool isLayerNorm = std::is_same_v<OpTy, LayerNormGradOp>;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (isLayerNorm)
+        (d >= axis ? axes : leading).push_back(d);
+      else if (d != axis)
+        axes.push_back(d);
+    }
+    if (!isLayerNorm)
+      leading = axes;
     int64_t count = 1;
     for (int64_t a : axes)
       count *= type.getDimSize(a);
@@ -1156,11 +1213,10 @@ struct LayerNormGradPattern : public OpRewritePattern<LayerNormGradOp> {
                          return arith::MulFOp::create(nb, nl, x, x).getResult();
                        }),
         [&](OpBuilder &nb, Location nl, Value x) {
-          return math::RsqrtOp::create(
-                     nb, nl,
-                     arith::AddFOp::create(nb, nl, divCount(nb, nl, x),
-                                           floatConst(nb, nl, acc, eps)))
-              .getResult();
+          return reciprocalSqrt(
+              nb, nl,
+              arith::AddFOp::create(nb, nl, divCount(nb, nl, x),
+                                    floatConst(nb, nl, acc, eps)));
         });
     Value xhat = buildGeneric(
         b, loc, type.getShape(), acc, {centered, rstd}, {id, reduced}, acc,
@@ -1204,6 +1260,234 @@ struct LayerNormGradPattern : public OpRewritePattern<LayerNormGradOp> {
         element);
     b.replaceOp(op, {dx, dscale, dbias});
     return success();
+  }
+};
+
+/// The padding of a window op as (low, high) per image dimension.
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+imagePadding(ArrayRef<int64_t> pad, bool nchw) {
+  SmallVector<int64_t> low = nchw ? SmallVector<int64_t>{0, 0, pad[0], pad[2]}
+                                  : SmallVector<int64_t>{0, pad[0], pad[2], 0};
+  SmallVector<int64_t> high = nchw ? SmallVector<int64_t>{0, 0, pad[1], pad[3]}
+                                   : SmallVector<int64_t>{0, pad[1], pad[3], 0};
+  return {low, high};
+}
+
+/// dw[f, c, kh, kw] = sum_{n, oh, ow} dy[n, f, oh, ow] *
+///                    x[n, group(f) * C/G + c, oh * s + kh * d, ...]
+struct ConvBackwardFilterPattern : public MPTPattern<Conv2DBackwardFilterOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(Conv2DBackwardFilterOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType();
+    Type acc = op.getAccType().value_or(element);
+    bool nchw = op.getLayout() == Layout::nchw;
+    auto [low, high] = imagePadding(op.getPadding(), nchw);
+    Value x = padTensor(b, loc, op.getInput(), low, high,
+                        floatConst(b, loc, element, 0.0));
+    ArrayRef<int64_t> f = type.getShape();
+    int64_t filters = nchw ? f[0] : f[3], cg = nchw ? f[1] : f[2];
+    int64_t fg = filters / op.getGroups();
+    ArrayRef<int64_t> s = op.getStrides(), d = op.getDilation();
+    AffineExpr fo, c, kh, kw, n, oh, ow;
+    bindDims(ctx, fo, c, kh, kw, n, oh, ow);
+    AffineExpr ic = fo.floorDiv(fg) * cg + c;
+    AffineExpr ih = oh * s[0] + kh * d[0], iw = ow * s[1] + kw * d[1];
+    auto map = [&](ArrayRef<AffineExpr> e) {
+      return AffineMap::get(7, 0, e, ctx);
+    };
+    SmallVector<AffineMap> maps = {
+        nchw ? map({n, ic, ih, iw}) : map({n, ih, iw, ic}),
+        nchw ? map({n, fo, oh, ow}) : map({n, oh, ow, fo}),
+        nchw ? map({fo, c, kh, kw}) : map({kh, kw, c, fo})};
+    Value init = filledTensor(b, loc, type.getShape(), acc,
+                              floatConst(b, loc, acc, 0.0));
+    auto par = utils::IteratorType::parallel,
+         red = utils::IteratorType::reduction;
+    Value dw =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()}, ValueRange{x, op.getGrad()},
+            ValueRange{init}, maps,
+            ArrayRef<utils::IteratorType>{par, par, par, par, red, red, red},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              Value p = arith::MulFOp::create(nb, nl,
+                                              convertScalar(nb, nl, a[0], acc),
+                                              convertScalar(nb, nl, a[1], acc));
+              linalg::YieldOp::create(
+                  nb, nl, arith::AddFOp::create(nb, nl, a[2], p).getResult());
+            })
+            .getResult(0);
+    return roundTo(b, loc, dw, element);
+  }
+};
+
+/// The index of a window's output position that reads input position `i`
+/// through kernel offset `k` (i + pad_low = o * stride + k * dilation), and
+/// whether it exists.
+std::pair<Value, Value> windowSource(OpBuilder &b, Location loc, Value i,
+                                     Value k, int64_t padLow, int64_t stride,
+                                     int64_t dilation, int64_t outSize) {
+  auto c = [&](int64_t v) { return indexConst(b, loc, v); };
+  Value num =
+      arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, i, c(padLow)),
+                            arith::MulIOp::create(b, loc, k, c(dilation)));
+  Value o = arith::DivSIOp::create(b, loc, num, c(stride));
+  Value rem = arith::RemSIOp::create(b, loc, num, c(stride));
+  Value ok = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, num, c(0)),
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, c(0)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, o,
+                                c(outSize))));
+  Value safe = arith::SelectOp::create(b, loc, ok, o, c(0));
+  return {safe, ok};
+}
+
+/// dx[n, c, i, j] = sum over filters f of c's group and kernel offsets
+/// (kh, kw) of dy[n, f, oh, ow] * w[f, c mod C/G, kh, kw], where (oh, ow)
+/// is the output position reading (i, j) through (kh, kw).
+struct ConvBackwardDataPattern : public MPTPattern<Conv2DBackwardDataOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(Conv2DBackwardDataOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType();
+    Type acc = op.getAccType().value_or(element);
+    bool nchw = op.getLayout() == Layout::nchw;
+    ArrayRef<int64_t> w = op.getFilter().getType().getShape();
+    ArrayRef<int64_t> dyShape = op.getGrad().getType().getShape();
+    int64_t filters = nchw ? w[0] : w[3], cg = nchw ? w[1] : w[2];
+    int64_t kh = nchw ? w[2] : w[0], kw = nchw ? w[3] : w[1];
+    int64_t fg = filters / op.getGroups();
+    int64_t oh = nchw ? dyShape[2] : dyShape[1];
+    int64_t ow = nchw ? dyShape[3] : dyShape[2];
+    ArrayRef<int64_t> s = op.getStrides(), d = op.getDilation(),
+                      pad = op.getPadding();
+    // Iteration (n, ic, i, j, fo, kh, kw).
+    AffineExpr n, ic, i, j, fo, ekh, ekw;
+    bindDims(ctx, n, ic, i, j, fo, ekh, ekw);
+    AffineExpr f = ic.floorDiv(cg) * fg + fo, c = ic % cg;
+    auto map = [&](ArrayRef<AffineExpr> e) {
+      return AffineMap::get(7, 0, e, ctx);
+    };
+    // The (fo, kh, kw) bounds come from a shape-only "window" operand: the
+    // filter map (with floordiv and mod) cannot give them.
+    Value window = emptyTensor(b, loc, {fg, kh, kw}, acc);
+    SmallVector<AffineMap> maps = {
+        nchw ? map({f, c, ekh, ekw}) : map({ekh, ekw, c, f}),
+        map({fo, ekh, ekw}), nchw ? map({n, ic, i, j}) : map({n, i, j, ic})};
+    Value init = filledTensor(b, loc, type.getShape(), acc,
+                              floatConst(b, loc, acc, 0.0));
+    Value grad = op.getGrad();
+    auto par = utils::IteratorType::parallel,
+         red = utils::IteratorType::reduction;
+    Value dx =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()},
+            ValueRange{op.getFilter(), window}, ValueRange{init}, maps,
+            ArrayRef<utils::IteratorType>{par, par, par, par, red, red, red},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              auto idx = [&](unsigned dim) {
+                return linalg::IndexOp::create(nb, nl, dim).getResult();
+              };
+              auto [ohIdx, okH] =
+                  windowSource(nb, nl, idx(2), idx(5), pad[0], s[0], d[0], oh);
+              auto [owIdx, okW] =
+                  windowSource(nb, nl, idx(3), idx(6), pad[2], s[1], d[1], ow);
+              Value fIdx = arith::AddIOp::create(
+                  nb, nl,
+                  arith::MulIOp::create(
+                      nb, nl,
+                      arith::DivSIOp::create(nb, nl, idx(1),
+                                             indexConst(nb, nl, cg)),
+                      indexConst(nb, nl, fg)),
+                  idx(4));
+              SmallVector<Value> at =
+                  nchw ? SmallVector<Value>{idx(0), fIdx, ohIdx, owIdx}
+                       : SmallVector<Value>{idx(0), ohIdx, owIdx, fIdx};
+              Value g = tensor::ExtractOp::create(nb, nl, grad, at);
+              Value p =
+                  arith::MulFOp::create(nb, nl, convertScalar(nb, nl, g, acc),
+                                        convertScalar(nb, nl, a[0], acc));
+              Value ok = arith::AndIOp::create(nb, nl, okH, okW);
+              Value term = arith::SelectOp::create(
+                  nb, nl, ok, p, floatConst(nb, nl, acc, 0.0));
+              linalg::YieldOp::create(
+                  nb, nl,
+                  arith::AddFOp::create(nb, nl, a[2], term).getResult());
+            })
+            .getResult(0);
+    return roundTo(b, loc, dx, element);
+  }
+};
+
+/// dx[n, c, i, j] = sum over the windows reading (i, j) whose maximum equals
+/// x[n, c, i, j] of dy at that window.
+struct MaxPoolGradPattern : public MPTPattern<MaxPool2DGradOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(MaxPool2DGradOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType(), acc = computeType(element);
+    bool nchw = op.getLayout() == Layout::nchw;
+    Value y = MaxPool2DOp::create(b, loc, op.getInput(), op.getKernelAttr(),
+                                  op.getStridesAttr(), op.getPaddingAttr(),
+                                  op.getLayoutAttr());
+    Value grad = op.getGrad();
+    ArrayRef<int64_t> dyShape = op.getGrad().getType().getShape();
+    int64_t oh = nchw ? dyShape[2] : dyShape[1];
+    int64_t ow = nchw ? dyShape[3] : dyShape[2];
+    ArrayRef<int64_t> s = op.getStrides(), pad = op.getPadding();
+    // Iteration (n, c, i, j, kh, kw) in the image's own dimension order.
+    AffineExpr d0, d1, d2, d3, ekh, ekw;
+    bindDims(ctx, d0, d1, d2, d3, ekh, ekw);
+    AffineMap id = AffineMap::get(6, 0, {d0, d1, d2, d3}, ctx);
+    SmallVector<int64_t> kernelShape(op.getKernel());
+    Value window = emptyTensor(b, loc, kernelShape, acc);
+    AffineMap windowMap = AffineMap::get(6, 0, {ekh, ekw}, ctx);
+    Value init = filledTensor(b, loc, type.getShape(), acc,
+                              floatConst(b, loc, acc, 0.0));
+    auto par = utils::IteratorType::parallel,
+         red = utils::IteratorType::reduction;
+    unsigned hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
+    Value dx =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()},
+            ValueRange{op.getInput(), window}, ValueRange{init},
+            {id, windowMap, id},
+            ArrayRef<utils::IteratorType>{par, par, par, par, red, red},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              auto idx = [&](unsigned dim) {
+                return linalg::IndexOp::create(nb, nl, dim).getResult();
+              };
+              auto [ohIdx, okH] =
+                  windowSource(nb, nl, idx(hDim), idx(4), pad[0], s[0], 1, oh);
+              auto [owIdx, okW] =
+                  windowSource(nb, nl, idx(wDim), idx(5), pad[2], s[1], 1, ow);
+              SmallVector<Value> at = {idx(0), idx(1), idx(2), idx(3)};
+              at[hDim] = ohIdx;
+              at[wDim] = owIdx;
+              Value max = tensor::ExtractOp::create(nb, nl, y, at);
+              Value g = tensor::ExtractOp::create(nb, nl, grad, at);
+              Value hit = arith::CmpFOp::create(
+                  nb, nl, arith::CmpFPredicate::OEQ, a[0], max);
+              Value ok = arith::AndIOp::create(
+                  nb, nl, hit, arith::AndIOp::create(nb, nl, okH, okW));
+              Value term = arith::SelectOp::create(
+                  nb, nl, ok, convertScalar(nb, nl, g, acc),
+                  floatConst(nb, nl, acc, 0.0));
+              linalg::YieldOp::create(
+                  nb, nl,
+                  arith::AddFOp::create(nb, nl, a[2], term).getResult());
+            })
+            .getResult(0);
+    return convertTensor(b, loc, dx, element);
   }
 };
 
@@ -1272,7 +1556,10 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<UnaryPattern<ExpOp>>(ctx, unary<math::ExpOp, ExpOp>);
   patterns.add<UnaryPattern<LogOp>>(ctx, unary<math::LogOp, LogOp>);
   patterns.add<UnaryPattern<SqrtOp>>(ctx, unary<math::SqrtOp, SqrtOp>);
-  patterns.add<UnaryPattern<RsqrtOp>>(ctx, unary<math::RsqrtOp, RsqrtOp>);
+  patterns.add<UnaryPattern<RsqrtOp>>(
+      ctx, +[](OpBuilder &b, Location l, Value x, RsqrtOp) {
+        return reciprocalSqrt(b, l, x);
+      });
   patterns.add<UnaryPattern<TanhOp>>(ctx, unary<math::TanhOp, TanhOp>);
   patterns.add<UnaryPattern<ReciprocalOp>>(ctx, reciprocal<ReciprocalOp>);
   patterns.add<UnaryPattern<SigmoidOp>>(ctx, sigmoid<SigmoidOp>);
@@ -1295,5 +1582,7 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
       PadPattern, ConstantPattern, CastPattern, SoftmaxCrossEntropyPattern,
       RegressionLossPattern<MseLossOp>, RegressionLossPattern<L1LossOp>,
       ReluGradPattern, GeluGradPattern, SoftmaxCrossEntropyGradPattern,
-      LayerNormGradPattern, SgdUpdatePattern>(ctx);
+      NormGradPattern<LayerNormGradOp>, NormGradPattern<BatchNormGradOp>,
+      SgdUpdatePattern, ConvBackwardFilterPattern, ConvBackwardDataPattern,
+      MaxPoolGradPattern>(ctx);
 }

@@ -15,16 +15,20 @@ Inputs and references
     uint32 pattern); the reference computes in float64 from those rounded
     inputs (at least as accurate as float32) and rounds the final result once
     to the type (round to nearest even, overflow to inf).
+  * Formulas that cancel are evaluated through exact identities (gelu as
+    0.5 x erfc(-x / sqrt 2), the tanh gelu as x sigmoid(2u)), so that the
+    reference stays accurate in the left tail.
 
 Tolerances (a case passes when err <= tol; the line shows both)
-  * exact: data movement, neg/abs/relu/max/min, reduce_max, max_pool2d,
-    embedding, constant and casts: the result equals the (rounded) reference
-    exactly; err = max |out - ref|.
+  * exact: data movement, neg/abs/relu/max/min, relu_grad, reduce_max,
+    max_pool2d, embedding, constant and casts: the result equals the
+    (rounded) reference exactly; err = max |out - ref|.
   * f32, elementwise ops: allclose with rtol = 1e-5, atol = 1e-6, reported as
     err = max |out - ref| / (|ref| + atol/rtol), tol = 1e-5.
   * f32, contractions, reductions, normalizations, pooling, losses: normwise
     err = ||out - ref||_2 / ||ref||_2, tol = 1e-5.
-  * f16 / bf16, elementwise ops: within one ulp of the rounded reference:
+  * f16 / bf16, elementwise ops (incl. gelu_grad, sgd_update): within one
+    ulp of the rounded reference:
     |out - ref| <= rtol |ref| + atol with rtol = 2^-10 (f16) or 2^-7 (bf16),
     and atol the smallest subnormal of the type (2^-24, 2^-133). Reported as
     err = max |out - ref| / (|ref| + atol/rtol), tol = rtol.
@@ -39,13 +43,16 @@ Tolerances (a case passes when err <= tol; the line shows both)
     values of the inputs. Reported like the elementwise error, with the extra
     term folded into the denominator; tol = rtol.
   * f16 / bf16, other ops computed in f32 and rounded once (softmax,
-    log_softmax, layer_norm, batch_norm, losses): one ulp plus an absolute
-    slack of 2^-18 * max|ref| (64 f32 ulps of the largest result, for the f32
-    arithmetic inside the op; 1/256 of an f16 ulp there).
+    log_softmax, layer_norm, batch_norm, losses, softmax_cross_entropy_grad,
+    layer_norm_grad): one ulp plus an absolute slack of 2^-18 * max|ref|
+    (64 f32 ulps of the largest result, for the f32 arithmetic inside the op;
+    1/256 of an f16 ulp there).
   * matmul accuracy: with f16 (and bf16) inputs, acc(f32) must be closer than
     the plain matmul (accumulation in the element type), normwise, both to the
     exact product of the rounded inputs and to the f32 reference (the product
     of the unrounded float32 inputs).
+  * coverage: every op defined in include/mpt/Dialect/MPT/IR/MPTOps.td must
+    appear in some case.
   * cast rounding: bit-exact results (NaN only has to stay NaN) for tables of
     ties, subnormals, overflow, NaN and signed zeros, random bit patterns and
     all 65536 f16 / bf16 values.
@@ -109,16 +116,20 @@ def bf16_bits(x32):
     """float32 -> bfloat16 bit patterns, round to nearest even by bit
     manipulation on the uint32 pattern; NaN stays a (quiet) NaN."""
     x32 = np.asarray(x32, dtype=np.float32)
+    shape, x32 = x32.shape, x32.reshape(-1)
     b = x32.view(np.uint32).astype(np.uint64)
-    r = ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
+    sixteen = np.uint64(16)
+    r = ((b + np.uint64(0x7FFF) + ((b >> sixteen) & np.uint64(1))) >> sixteen) \
+        & np.uint64(0xFFFF)
     nan = np.isnan(x32)
-    r[nan] = ((b[nan] >> 16) | 0x40) & 0xFFFF
-    return r.astype(np.uint16)
+    r[nan] = ((b[nan] >> sixteen) | np.uint64(0x40)) & np.uint64(0xFFFF)
+    return r.astype(np.uint16).reshape(shape)
 
 
 def bf16_to_f32(bits):
-    return (np.asarray(bits, dtype=np.uint16).astype(np.uint32) << 16).view(
-        np.float32)
+    bits = np.asarray(bits, dtype=np.uint16)
+    wide = bits.reshape(-1).astype(np.uint32) << np.uint32(16)
+    return wide.view(np.float32).reshape(bits.shape)
 
 
 def round_bf16_f32(x):
@@ -357,6 +368,46 @@ def sce(logits, labels):
     return np.asarray(-picked.mean())
 
 
+def gelu_grad(dy, x):
+    """dy * d/dx [x Phi(x)] = dy * (Phi(x) + x phi(x))."""
+    cdf = 0.5 * _erfc(-x / math.sqrt(2.0))
+    pdf = np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+    return dy * (cdf + x * pdf)
+
+
+def gelu_tanh_grad(dy, x):
+    """dy * d/dx [0.5 x (1 + tanh(u))] = dy * (0.5 (1 + tanh u)
+    + 0.5 x (1 - tanh^2 u) u'), with 0.5 (1 + tanh u) = s = sigmoid(2u) and
+    1 - tanh^2 u = 4 s (1 - s)."""
+    k = math.sqrt(2.0 / math.pi)
+    u = k * (x + 0.044715 * x ** 3)
+    du = k * (1.0 + 3 * 0.044715 * x * x)
+    with np.errstate(over="ignore"):
+        s = 1.0 / (1.0 + np.exp(-2.0 * u))
+        t = 1.0 / (1.0 + np.exp(2.0 * u))    # 1 - s
+    return dy * (s + 2.0 * x * s * t * du)
+
+
+def sce_grad(logits, labels, dloss):
+    """dloss * (softmax(logits) - one_hot(labels)) / B, B = labels.size."""
+    onehot = np.eye(logits.shape[-1])[labels.astype(np.int64)]
+    return dloss * (softmax(logits, -1) - onehot) / labels.size
+
+
+def layer_norm_grad(dy, x, scale, axis=-1, eps=1e-5):
+    """Gradients of y = scale * (x - mean) / sqrt(var + eps) + bias with
+    respect to x, scale and bias (from the chain rule)."""
+    axis %= x.ndim
+    axes, batch = tuple(range(axis, x.ndim)), tuple(range(axis))
+    mean = x.mean(axis=axes, keepdims=True)
+    rstd = 1.0 / np.sqrt(((x - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+    xhat = (x - mean) * rstd
+    g = dy * scale
+    dx = rstd * (g - g.mean(axis=axes, keepdims=True)
+                 - xhat * (g * xhat).mean(axis=axes, keepdims=True))
+    return [dx, (dy * xhat).sum(axis=batch), dy.sum(axis=batch)]
+
+
 def strided(x, offsets, sizes, strides):
     return x[tuple(slice(o, o + (s - 1) * t + 1, t)
                    for o, s, t in zip(offsets, sizes, strides))]
@@ -400,7 +451,8 @@ def make_module(case, dt):
     keys.update({f"r{i}": t for i, t in enumerate(res_types)})
     params = ", ".join(f"%a{i}: {t}" for i, t in enumerate(arg_types))
     if case.body is None:
-        body = f"  %r0 = {case.op.format(**keys)}\n"
+        lhs = ", ".join(f"%r{i}" for i in range(len(res_types)))
+        body = f"  {lhs} = {case.op.format(**keys)}\n"
     else:
         body = "".join(f"  {line.format(**keys)}\n" for line in case.body)
     names = ", ".join(f"%r{i}" for i in range(len(res_types)))
@@ -763,6 +815,43 @@ add("mse_loss", [N("3x5"), N("3x5")], "",
 add("l1_loss", [N("3x5"), N("3x5")], "",
     "mpt.l1_loss %a0, %a1 : ({t0}, {t1}) -> {r0}",
     lambda a, b: np.mean(np.abs(a - b)), "comp")
+
+# --- backward ops and optimizer updates -----------------------------------
+WITH_ZEROS = Arg("4x6", lambda r, s: np.where(r.random(s) < 0.25, 0.0,
+                                              r.standard_normal(s)))
+add("relu_grad", [N("4x6"), WITH_ZEROS], "4x6",
+    "mpt.relu_grad %a0, %a1 : {t0}", lambda dy, x: dy * (x > 0), "exact")
+add("gelu_grad", [N("4x6"), U("4x6", -3.0, 3.0)], "4x6",
+    "mpt.gelu_grad %a0, %a1 : {t0}", gelu_grad, "ew")
+add("gelu_grad approximate<tanh>", [N("4x6"), U("4x6", -3.0, 3.0)], "4x6",
+    "mpt.gelu_grad %a0, %a1 approximate<tanh> : {t0}", gelu_tanh_grad, "ew")
+add("gelu_grad left tail", [U("12", 0.5, 2.0), FIXED("12", GELU_TAIL)], "12",
+    "mpt.gelu_grad %a0, %a1 : {t0}", gelu_grad, "ew")
+add("gelu_grad approximate<tanh> left tail",
+    [U("12", 0.5, 2.0), FIXED("12", GELU_TAIL)], "12",
+    "mpt.gelu_grad %a0, %a1 approximate<tanh> : {t0}", gelu_tanh_grad, "ew")
+add("softmax_cross_entropy_grad", [N("4x5", 2.0), IDX("4", 5), N("")], "4x5",
+    "mpt.softmax_cross_entropy_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
+    sce_grad, "comp")
+add("softmax_cross_entropy_grad rank3 i32",
+    [N("2x3x5", 2.0), IDX("2x3", 5, "i32"), N("")], "2x3x5",
+    "mpt.softmax_cross_entropy_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
+    sce_grad, "comp")
+add("layer_norm_grad axis=-1", [N("3x5"), N("3x5", 2.0), N("5")],
+    ["3x5", "5", "5"],
+    "mpt.layer_norm_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda dy, x, s: layer_norm_grad(dy, x, s), "comp")
+add("layer_norm_grad axis=1 (3x4) eps=1e-2",
+    [N("2x3x4"), N("2x3x4", 2.0), N("3x4")], ["2x3x4", "3x4", "3x4"],
+    "mpt.layer_norm_grad %a0, %a1, %a2 axis = 1 epsilon = 1.0e-2"
+    " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda dy, x, s: layer_norm_grad(dy, x, s, 1, 1e-2), "comp")
+add("sgd_update", [N("4x6"), N("4x6")], "4x6",
+    "mpt.sgd_update %a0, %a1 lr = 0.1 : {t0}",
+    lambda p, g: p - 0.1 * g, "ew")
+add("sgd_update weight_decay", [N("4x6"), N("4x6")], "4x6",
+    "mpt.sgd_update %a0, %a1 lr = 0.05 weight_decay = 0.01 : {t0}",
+    lambda p, g: p - 0.05 * (g + 0.01 * p), "ew")
 
 # ---------------------------------------------------------------------------
 # Running and checking
@@ -1134,6 +1223,28 @@ def _cast_checks(runner):
 
 
 # ---------------------------------------------------------------------------
+# Coverage: every op of MPTOps.td has a case
+# ---------------------------------------------------------------------------
+
+OPS_TD = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                      os.pardir, os.pardir, "include", "mpt", "Dialect", "MPT",
+                      "IR", "MPTOps.td")
+
+
+def coverage():
+    """(ok, text): the mnemonics defined in MPTOps.td without a case."""
+    if not os.path.exists(OPS_TD):
+        return True, f"skipped ({OPS_TD} not found)"
+    with open(OPS_TD) as f:
+        ops = set(re.findall(r'^def MPT_\w+Op\s*:\s*MPT_\w*<\s*"(\w+)"',
+                             f.read(), re.M))
+    texts = [c.op or "" for c in CASES] + [l for c in CASES for l in c.body or []]
+    used = set(re.findall(r"\bmpt\.(\w+)", " ".join(texts)))
+    missing = sorted(ops - used)
+    if missing:
+        return False, f"{len(ops) - len(missing)}/{len(ops)} ops have cases; " \
+            f"missing: {', '.join(missing)}"
+    return True, f"{len(ops)}/{len(ops)} ops of MPTOps.td have cases"
 
 
 def main():
@@ -1163,6 +1274,9 @@ def main():
             failed += 1
             failures.append(line)
 
+    if not pattern:
+        ok, text = coverage()
+        report(ok, f"coverage: {text}")
     try:
         for case in CASES:
             for dt in case.dtypes:
@@ -1197,12 +1311,15 @@ def main():
     if MALFORMED_NPY:
         print("warning: mpt-run wrote a .npy header that np.load rejects; read "
               "leniently: " + MALFORMED_NPY[0])
+    summary = []
     if failures:
-        print("failures:")
-        for line in failures:
-            print("  " + line.splitlines()[0])
-    print(f"time: {time.time() - start:.1f} s")
-    print(f"op numerics: {passed} passed, {failed} failed")
+        summary.append("failures:")
+        summary += ["  " + line.splitlines()[0] for line in failures]
+    summary.append(f"time: {time.time() - start:.1f} s")
+    summary.append(f"op numerics: {passed} passed, {failed} failed")
+    print("\n".join(summary))
+    if failures:   # also on stderr, which lit shows when stdout is piped
+        print("\n".join(summary), file=sys.stderr)
     return 0 if failed == 0 else 1
 
 

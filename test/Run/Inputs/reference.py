@@ -92,6 +92,17 @@ def bf16_reference(a):
     return [(expected, 0, 0)]
 
 
+def bf16_cast_inputs(rng):
+    return {
+        "y": np.array([1e-40, -3e-39, 1e-45, 1.5, -7.0e-39, 1.17e-38,
+                       65504.0, 3.0e38], dtype=np.float32),
+    }
+
+
+def bf16_cast_reference(a):
+    return [(bf16_round(a["y"]), 0, 0)]
+
+
 def types_inputs(rng):
     return {
         "a": np.array(0.25, dtype=np.float64),
@@ -142,6 +153,7 @@ CASES = {
     "dense_relu": (dense_relu_inputs, dense_relu_reference),
     "f16": (f16_inputs, f16_reference),
     "bf16": (bf16_inputs, bf16_reference),
+    "bf16_cast": (bf16_cast_inputs, bf16_cast_reference),
     "types": (types_inputs, types_reference),
     "mlp": (mlp_inputs, mlp_reference),
     "steps": (steps_inputs, None),

@@ -1103,6 +1103,116 @@ int64_t LayerNormGradOp::getNormalizedAxis() {
   return *normalizeAxis(getAxis(), getInput().getType().getRank());
 }
 
+/// The output shape of a 2-D convolution, or failure with a reason.
+static FailureOr<SmallVector<int64_t>>
+convOutputShape(ArrayRef<int64_t> in, ArrayRef<int64_t> f,
+                ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                ArrayRef<int64_t> dilation, int64_t groups, Layout layout,
+                std::string &why) {
+  if (in.size() != 4 || f.size() != 4) {
+    why = "expects rank-4 input and filter";
+    return failure();
+  }
+  if (strides.size() != 2 || padding.size() != 4 || dilation.size() != 2 ||
+      groups < 1) {
+    why = "expects 2 strides, 4 paddings, 2 dilations and groups >= 1";
+    return failure();
+  }
+  bool nchw = layout == Layout::nchw;
+  ImageDims dims = imageDims(layout);
+  int64_t channels = in[dims.c], filters = nchw ? f[0] : f[3];
+  int64_t filterChannels = nchw ? f[1] : f[2];
+  if (channels % groups || filters % groups ||
+      filterChannels * groups != channels) {
+    why = "channels, filters and groups do not agree";
+    return failure();
+  }
+  FailureOr<int64_t> oh =
+      windowOutputSize(in[dims.h], nchw ? f[2] : f[0], strides[0], padding[0],
+                       padding[1], dilation[0]);
+  FailureOr<int64_t> ow =
+      windowOutputSize(in[dims.w], nchw ? f[3] : f[1], strides[1], padding[2],
+                       padding[3], dilation[1]);
+  if (failed(oh) || failed(ow)) {
+    why = "the filter is larger than the padded input";
+    return failure();
+  }
+  return nchw ? SmallVector<int64_t>{in[0], filters, *oh, *ow}
+              : SmallVector<int64_t>{in[0], *oh, *ow, filters};
+}
+
+/// Checks that convolving `input` with `filter` gives `grad`'s shape.
+template <typename OpTy>
+static LogicalResult verifyConvBackward(OpTy op, RankedTensorType input,
+                                        RankedTensorType filter,
+                                        RankedTensorType grad) {
+  std::string why;
+  FailureOr<SmallVector<int64_t>> shape = convOutputShape(
+      input.getShape(), filter.getShape(), op.getStrides(), op.getPadding(),
+      op.getDilation(), op.getGroups(), op.getLayout(), why);
+  if (failed(shape))
+    return op.emitOpError() << why;
+  if (ArrayRef<int64_t>(*shape) != grad.getShape())
+    return op.emitOpError("the gradient has shape ")
+           << formatShape(grad.getShape()) << ", but the convolution of input "
+           << formatShape(input.getShape()) << " with filter "
+           << formatShape(filter.getShape()) << " gives "
+           << formatShape(*shape);
+  return verifyAccType(op, op.getAccType(), grad.getElementType());
+}
+
+LogicalResult Conv2DBackwardDataOp::verify() {
+  return verifyConvBackward(*this, getType(), getFilter().getType(),
+                            getGrad().getType());
+}
+
+LogicalResult Conv2DBackwardFilterOp::verify() {
+  return verifyConvBackward(*this, getInput().getType(), getType(),
+                            getGrad().getType());
+}
+
+LogicalResult MaxPool2DGradOp::verify() {
+  MaxPool2DOp::Properties props;
+  props.kernel = getKernelAttr();
+  props.strides = getStridesAttr();
+  props.padding = getPaddingAttr();
+  props.layout = getLayoutAttr();
+  SmallVector<Value> operands = {getInput()};
+  MaxPool2DOp::Adaptor adaptor(operands, DictionaryAttr(), props);
+  SmallVector<Type> inferred;
+  if (failed(inferPool<MaxPool2DOp>(getLoc(), adaptor, inferred)))
+    return failure();
+  if (cast<RankedTensorType>(inferred[0]).getShape() !=
+      getGrad().getType().getShape())
+    return emitOpError("the gradient has shape ")
+           << formatShape(getGrad().getType().getShape())
+           << ", but pooling the input gives "
+           << formatShape(cast<RankedTensorType>(inferred[0]).getShape());
+  return success();
+}
+
+LogicalResult BatchNormGradOp::verify() {
+  RankedTensorType input = getInput().getType();
+  int64_t rank = input.getRank();
+  FailureOr<int64_t> axis = normalizeAxis(getAxis(), rank);
+  if (rank < 2 || failed(axis))
+    return emitOpError("channel axis ")
+           << getAxis() << " is out of range for a rank-" << rank << " input";
+  if (getEpsilon().convertToDouble() < 0)
+    return emitOpError("expects epsilon >= 0");
+  if (getScale().getType().getRank() != 1 ||
+      getScale().getType().getDimSize(0) != input.getDimSize(*axis))
+    return emitOpError("scale has shape ")
+           << formatShape(getScale().getType().getShape())
+           << ", expected one value per channel (" << input.getDimSize(*axis)
+           << ")";
+  return success();
+}
+
+int64_t BatchNormGradOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getInput().getType().getRank());
+}
+
 LogicalResult SgdUpdateOp::verify() {
   if (getLr().convertToDouble() < 0 || getWeightDecay().convertToDouble() < 0)
     return emitOpError("expects lr >= 0 and weight_decay >= 0, got lr = ")

@@ -78,6 +78,12 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.softmax_cross_entropy_grad", kDeny,
      "softmax of the logits: exp and a sum"},
     {"mpt.layer_norm_grad", kDeny, "recomputes mean and variance; sums"},
+    {"mpt.conv2d_backward_data", kAllow,
+     "Tensor Core implicit GEMM, accumulates in fp32"},
+    {"mpt.conv2d_backward_filter", kAllow,
+     "Tensor Core implicit GEMM, accumulates in fp32"},
+    {"mpt.max_pool2d_grad", kClear, "routes the gradient to the maxima"},
+    {"mpt.batch_norm_grad", kDeny, "recomputes batch statistics; sums"},
     {"mpt.sgd_update", kDeny,
      "the update of an fp32 master weight; small steps vanish in f16"},
 };
@@ -146,6 +152,10 @@ MPT_POLICY_FROM_TABLE(GeluGradOp)
 MPT_POLICY_FROM_TABLE(SoftmaxCrossEntropyGradOp)
 MPT_POLICY_FROM_TABLE(LayerNormGradOp)
 MPT_POLICY_FROM_TABLE(SgdUpdateOp)
+MPT_POLICY_FROM_TABLE(Conv2DBackwardDataOp)
+MPT_POLICY_FROM_TABLE(Conv2DBackwardFilterOp)
+MPT_POLICY_FROM_TABLE(MaxPool2DGradOp)
+MPT_POLICY_FROM_TABLE(BatchNormGradOp)
 #undef MPT_POLICY_FROM_TABLE
 
 //===----------------------------------------------------------------------===//
@@ -156,6 +166,8 @@ MPT_POLICY_FROM_TABLE(SgdUpdateOp)
 void MatmulOp::setAccumulatorType(Type type) { setAccType(type); }
 void BatchMatmulOp::setAccumulatorType(Type type) { setAccType(type); }
 void Conv2DOp::setAccumulatorType(Type type) { setAccType(type); }
+void Conv2DBackwardDataOp::setAccumulatorType(Type type) { setAccType(type); }
+void Conv2DBackwardFilterOp::setAccumulatorType(Type type) { setAccType(type); }
 
 /// A cast keeps its input; only its result takes the low type.
 bool CastOp::isLowPrecisionOperand(unsigned) { return false; }

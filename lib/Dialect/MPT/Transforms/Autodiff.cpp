@@ -98,6 +98,16 @@ public:
 
   Value adjoint(Value v) const { return adjoints.lookup(v); }
 
+  /// For max/min: the gradient goes to `a` where `diff` > 0 and to `b`
+  /// elsewhere, summed back over broadcast dimensions.
+  void accumulateSelected(Location loc, Value g, Value diff, Value a,
+                          Value bv) {
+    Value ga = ReluGradOp::create(b, loc, g, diff);
+    Value gb = make<SubOp>(loc, {g, ga});
+    accumulate(a, unbroadcast(loc, ga, tensorType(a)));
+    accumulate(bv, unbroadcast(loc, gb, tensorType(bv)));
+  }
+
   /// Propagates the adjoints of `op`'s results to its operands.
   LogicalResult visit(Operation *op);
 
@@ -385,6 +395,99 @@ LogicalResult Differentiator::visit(Operation *op) {
         Value dx = make<MulOp>(loc, {diff, scale});
         accumulate(mse.getInput(), dx);
         accumulate(mse.getTarget(), make<NegOp>(loc, dx));
+        return success();
+      })
+      .Case([&](MaxOp max) {
+        // da = g where a > b; db = g elsewhere (ties go to b).
+        Value diff = make<SubOp>(loc, {max.getLhs(), max.getRhs()});
+        accumulateSelected(loc, g, diff, max.getLhs(), max.getRhs());
+        return success();
+      })
+      .Case([&](MinOp min) {
+        Value diff = make<SubOp>(loc, {min.getRhs(), min.getLhs()});
+        accumulateSelected(loc, g, diff, min.getLhs(), min.getRhs());
+        return success();
+      })
+      .Case([&](AbsOp abs) {
+        // g * sign(x), 0 at 0.
+        Value x = abs.getInput();
+        Value pos = ReluGradOp::create(b, loc, g, x);
+        Value neg = ReluGradOp::create(b, loc, g, make<NegOp>(loc, x));
+        accumulate(x, make<SubOp>(loc, {pos, neg}));
+        return success();
+      })
+      .Case([&](PowOp pow) {
+        // d(a^b)/da = b a^(b-1) (finite at a = 0); d(a^b)/db = y log(a).
+        Value a = pow.getLhs(), e = pow.getRhs(), y = pow.getResult();
+        Value em1 = make<SubOp>(loc, {e, scalar(loc, elementType(g), 1.0)});
+        Value da = make<MulOp>(loc, {e, make<PowOp>(loc, {a, em1})});
+        accumulate(a, unbroadcast(loc, make<MulOp>(loc, {g, da}),
+                                  pow.getLhs().getType()));
+        Value db = make<MulOp>(loc, {y, make<LogOp>(loc, a)});
+        accumulate(e, unbroadcast(loc, make<MulOp>(loc, {g, db}),
+                                  pow.getRhs().getType()));
+        return success();
+      })
+      .Case([&](ReduceMaxOp max) {
+        // g where x equals the maximum (every tie gets it).
+        RankedTensorType in = max.getInput().getType();
+        Value ge =
+            expand(loc, g, in, max.getNormalizedAxes(), max.getKeepDims());
+        Value me = expand(loc, max.getResult(), in, max.getNormalizedAxes(),
+                          max.getKeepDims());
+        Value below = ReluGradOp::create(
+            b, loc, ge, make<SubOp>(loc, {me, max.getInput()}));
+        accumulate(max.getInput(), make<SubOp>(loc, {ge, below}));
+        return success();
+      })
+      .Case([&](L1LossOp l1) {
+        // sign(x - t) * g / N
+        RankedTensorType in = l1.getInput().getType();
+        Value d = make<SubOp>(loc, {l1.getInput(), l1.getTarget()});
+        Value s =
+            make<MulOp>(loc, {g, scalar(loc, elementType(g),
+                                        1.0 / double(in.getNumElements()))});
+        Value sb = BroadcastOp::create(b, loc, in, s);
+        Value dx = make<SubOp>(
+            loc, {ReluGradOp::create(b, loc, sb, d),
+                  ReluGradOp::create(b, loc, sb, make<NegOp>(loc, d))});
+        accumulate(l1.getInput(), dx);
+        accumulate(l1.getTarget(), make<NegOp>(loc, dx));
+        return success();
+      })
+      .Case([&](Conv2DOp conv) {
+        auto dx = Conv2DBackwardDataOp::create(
+            b, loc, conv.getInput().getType(), g, conv.getFilter(),
+            conv.getStridesAttr(), conv.getPaddingAttr(),
+            conv.getDilationAttr(), conv.getGroupsAttr(), conv.getLayoutAttr(),
+            conv.getAccTypeAttr());
+        auto dw = Conv2DBackwardFilterOp::create(
+            b, loc, conv.getFilter().getType(), conv.getInput(), g,
+            conv.getStridesAttr(), conv.getPaddingAttr(),
+            conv.getDilationAttr(), conv.getGroupsAttr(), conv.getLayoutAttr(),
+            conv.getAccTypeAttr());
+        accumulate(conv.getInput(), dx);
+        accumulate(conv.getFilter(), dw);
+        return success();
+      })
+      .Case([&](MaxPool2DOp pool) {
+        accumulate(pool.getInput(),
+                   MaxPool2DGradOp::create(
+                       b, loc, pool.getInput().getType(), g, pool.getInput(),
+                       pool.getKernelAttr(), pool.getStridesAttr(),
+                       pool.getPaddingAttr(), pool.getLayoutAttr()));
+        return success();
+      })
+      .Case([&](BatchNormOp bn) {
+        auto grads = BatchNormGradOp::create(
+            b, loc,
+            TypeRange{bn.getInput().getType(), bn.getScale().getType(),
+                      bn.getBias().getType()},
+            g, bn.getInput(), bn.getScale(), bn.getAxisAttr(),
+            bn.getEpsilonAttr());
+        accumulate(bn.getInput(), grads.getInputGrad());
+        accumulate(bn.getScale(), grads.getScaleGrad());
+        accumulate(bn.getBias(), grads.getBiasGrad());
         return success();
       })
       .Case([&](ConstantOp) { return success(); })

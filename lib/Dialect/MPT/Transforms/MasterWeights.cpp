@@ -76,8 +76,7 @@ struct MasterWeightsPass
         auto cast = dyn_cast<CastOp>(user);
         if (!cast)
           continue;
-        auto [it, inserted] =
-            copies.try_emplace({arg, cast.getType()}, cast);
+        auto [it, inserted] = copies.try_emplace({arg, cast.getType()}, cast);
         if (inserted) {
           cast->moveBefore(&entry, entry.begin());
         } else {
@@ -110,11 +109,9 @@ struct MasterWeightsPass
     MLIRContext *ctx = &getContext();
     for (auto &[key, cast] : copies) {
       auto [param, type] = key;
-      unsigned index =
-          llvm::find(params, param) - params.begin();
+      unsigned index = llvm::find(params, param) - params.begin();
       unsigned argIndex = func.getNumArguments();
-      if (failed(func.insertArgument(argIndex, type,
-                                     DictionaryAttr::get(ctx),
+      if (failed(func.insertArgument(argIndex, type, DictionaryAttr::get(ctx),
                                      param.getLoc())))
         return failure();
       setArgumentRole(func, argIndex, Role::parameter_copy);
@@ -124,8 +121,9 @@ struct MasterWeightsPass
       results.push_back(next);
       resultTypes.push_back(type);
       resultAttrs.push_back(DictionaryAttr::get(
-          ctx, {NamedAttribute(StringAttr::get(ctx, MPTDialect::getRoleAttrName()),
-                               RoleAttr::get(ctx, Role::parameter_copy))}));
+          ctx,
+          {NamedAttribute(StringAttr::get(ctx, MPTDialect::getRoleAttrName()),
+                          RoleAttr::get(ctx, Role::parameter_copy))}));
     }
     func::ReturnOp::create(b, ret.getLoc(), results);
     ret.erase();

@@ -83,8 +83,11 @@ struct AutodiffPass : public mpt::impl::AutodiffBase<AutodiffPass> {
                                    ValueRange(results).getTypes()));
     for (auto [i, attrs] : llvm::enumerate(resultAttrs))
       func.setResultAttrs(i, attrs);
-    if (!extend)
+    if (!extend) {
+      // The clone's results are new: drop the forward's result attributes.
+      func.removeResAttrsAttr();
       setResultRole(func, 0, Role::loss);
+    }
     for (unsigned i = firstGrad; i < results.size(); ++i)
       setResultRole(func, i, Role::gradient);
     return success();

@@ -734,6 +734,132 @@ def MPT_LayerNormGradOp : MPT_Op<"layer_norm_grad", [
   }];
 }
 
+class MPT_ConvBackwardOp<string mnemonic, string what, string lhs, string rhs>
+    : MPT_Op<mnemonic, [AllElementTypesMatch<[lhs, rhs, "result"]>],
+             ["setAccumulatorType"]> {
+  let summary = "Gradient of conv2d with respect to its " # what;
+  let hasVerifier = 1;
+}
+
+def MPT_Conv2DBackwardDataOp : MPT_ConvBackwardOp<"conv2d_backward_data",
+    "input", "grad", "filter"> {
+  let description = [{
+    Given the gradient `grad` of an `mpt.conv2d` result and its filter,
+    returns the gradient with respect to the convolution's input, whose shape
+    is the result type. `stride`, `pad`, `dilation`, `groups`, `layout` and
+    `acc(T)` mean what they mean for `mpt.conv2d`.
+
+    Example:
+    ```mlir
+    %dx = mpt.conv2d_backward_data %dy, %w pad [1, 1, 1, 1]
+        : (tensor<8x16x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x3x32x32xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$filter,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+      DefaultValuedAttr<I64Attr, "1">:$groups,
+      DefaultValuedAttr<MPT_LayoutAttr, "::mpt::Layout::nchw">:$layout,
+      MPT_AccTypeAttr:$acc_type);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $grad `,` $filter (`layout` `` $layout^)? (`stride` $strides^)?
+    (`pad` $padding^)? (`dilation` $dilation^)? (`groups` $groups^)?
+    (`acc` `(` $acc_type^ `)`)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def MPT_Conv2DBackwardFilterOp : MPT_ConvBackwardOp<"conv2d_backward_filter",
+    "filter", "input", "grad"> {
+  let description = [{
+    Given the input of an `mpt.conv2d` and the gradient `grad` of its result,
+    returns the gradient with respect to the filter, whose shape is the
+    result type. Attributes as for `mpt.conv2d`.
+
+    Example:
+    ```mlir
+    %dw = mpt.conv2d_backward_filter %x, %dy pad [1, 1, 1, 1]
+        : (tensor<8x3x32x32xf32>, tensor<8x16x32x32xf32>) -> tensor<16x3x3x3xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$input, MPT_FloatTensor:$grad,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
+      DefaultValuedAttr<I64Attr, "1">:$groups,
+      DefaultValuedAttr<MPT_LayoutAttr, "::mpt::Layout::nchw">:$layout,
+      MPT_AccTypeAttr:$acc_type);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $grad (`layout` `` $layout^)? (`stride` $strides^)?
+    (`pad` $padding^)? (`dilation` $dilation^)? (`groups` $groups^)?
+    (`acc` `(` $acc_type^ `)`)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def MPT_MaxPool2DGradOp : MPT_Op<"max_pool2d_grad",
+    [AllTypesMatch<["input", "result"]>,
+     AllElementTypesMatch<["grad", "input"]>]> {
+  let summary = "Gradient of max_pool2d";
+  let description = [{
+    Routes each element of `grad` to the input elements equal to the maximum
+    of its window (every tie receives it). Attributes as for
+    `mpt.max_pool2d`.
+
+    Example:
+    ```mlir
+    %dx = mpt.max_pool2d_grad %dy, %x kernel [2, 2] stride [2, 2]
+        : (tensor<8x16x16x16xf32>, tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input,
+      DenseI64ArrayAttr:$kernel,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<MPT_LayoutAttr, "::mpt::Layout::nchw">:$layout);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $grad `,` $input (`layout` `` $layout^)? `kernel` $kernel
+    (`stride` $strides^)? (`pad` $padding^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_BatchNormGradOp : MPT_Op<"batch_norm_grad", [
+    AllTypesMatch<["input", "grad", "input_grad"]>,
+    AllTypesMatch<["scale", "scale_grad", "bias_grad"]>]> {
+  let summary = "Gradients of batch_norm (batch statistics)";
+  let description = [{
+    Given the gradient `grad` of `mpt.batch_norm`'s result, returns the
+    gradients with respect to its input, scale and bias (same `axis` and
+    `epsilon`; the batch statistics are recomputed).
+
+    Example:
+    ```mlir
+    %dx, %dg, %db = mpt.batch_norm_grad %dy, %x, %gamma
+        : (tensor<8x16x4x4xf32>, tensor<8x16x4x4xf32>, tensor<16xf32>)
+          -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$input,
+                   MPT_FloatTensor:$scale,
+                   DefaultValuedAttr<I64Attr, "1">:$axis,
+                   DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs MPT_FloatTensor:$input_grad, MPT_FloatTensor:$scale_grad,
+                      MPT_FloatTensor:$bias_grad);
+  let assemblyFormat = [{
+    $grad `,` $input `,` $scale (`axis` `=` $axis^)? (`epsilon` `=` $epsilon^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The channel axis, in [0, rank).
+    int64_t getNormalizedAxis();
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Optimizer updates
 //===----------------------------------------------------------------------===//

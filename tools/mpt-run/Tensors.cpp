@@ -1,0 +1,295 @@
+//===- Tensors.cpp - host tensors of mpt-run ------------------------------===//
+
+#include "Tensors.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <new>
+
+using namespace mpt::run;
+
+/// Host tensors are aligned like the buffers of memref.alloc.
+static constexpr std::align_val_t kAlignment{64};
+
+std::optional<ElementKind> mpt::run::getElementKind(mlir::Type type) {
+  if (type.isF32())
+    return ElementKind::f32;
+  if (type.isF64())
+    return ElementKind::f64;
+  if (type.isF16())
+    return ElementKind::f16;
+  if (type.isBF16())
+    return ElementKind::bf16;
+  if (type.isSignlessInteger(64))
+    return ElementKind::i64;
+  if (type.isSignlessInteger(32))
+    return ElementKind::i32;
+  return std::nullopt;
+}
+
+llvm::StringRef mpt::run::getElementName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::f32:
+    return "f32";
+  case ElementKind::f64:
+    return "f64";
+  case ElementKind::f16:
+    return "f16";
+  case ElementKind::bf16:
+    return "bf16";
+  case ElementKind::i64:
+    return "i64";
+  case ElementKind::i32:
+    return "i32";
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+unsigned mpt::run::getElementSize(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::f64:
+  case ElementKind::i64:
+    return 8;
+  case ElementKind::f32:
+  case ElementKind::i32:
+    return 4;
+  case ElementKind::f16:
+  case ElementKind::bf16:
+    return 2;
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+bool mpt::run::isFloatKind(ElementKind kind) {
+  return kind != ElementKind::i64 && kind != ElementKind::i32;
+}
+
+llvm::StringRef mpt::run::getNpyDescr(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::f32:
+  case ElementKind::bf16:
+    return "<f4";
+  case ElementKind::f64:
+    return "<f8";
+  case ElementKind::f16:
+    return "<f2";
+  case ElementKind::i64:
+    return "<i8";
+  case ElementKind::i32:
+    return "<i4";
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+std::string mpt::run::formatShape(llvm::ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  llvm::interleave(shape, os, "x");
+  return result;
+}
+
+std::string mpt::run::formatTensorType(ElementKind kind,
+                                       llvm::ArrayRef<int64_t> shape) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  os << "tensor<";
+  for (int64_t dim : shape)
+    os << dim << "x";
+  os << getElementName(kind) << ">";
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Narrow floats
+//===----------------------------------------------------------------------===//
+
+float mpt::run::halfToFloat(uint16_t bits) {
+  uint32_t sign = static_cast<uint32_t>(bits & 0x8000) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1f;
+  uint32_t mantissa = bits & 0x3ff;
+  if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24, exact in float.
+    float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -magnitude : magnitude;
+  }
+  if (exponent == 31)
+    return llvm::bit_cast<float>(sign | 0x7f800000 | (mantissa << 13));
+  return llvm::bit_cast<float>(sign | ((exponent + 112) << 23) |
+                               (mantissa << 13));
+}
+
+uint16_t mpt::run::floatToHalf(float value) {
+  uint32_t bits = llvm::bit_cast<uint32_t>(value);
+  uint16_t sign = (bits >> 16) & 0x8000;
+  uint32_t magnitude = bits & 0x7fffffff;
+  if (magnitude > 0x7f800000) // NaN: keep it quiet.
+    return sign | 0x7e00;
+  // From 65520 (halfway between 65504, the largest half, and 2^16) up,
+  // rounding to nearest even gives infinity.
+  if (magnitude >= 0x477ff000)
+    return sign | 0x7c00;
+  if (magnitude < 0x38800000) {
+    // Below 2^-14: a subnormal half, in units of 2^-24. The scaling is exact
+    // and nearbyint rounds to nearest even; 0x400 encodes 2^-14 correctly.
+    float scaled = llvm::bit_cast<float>(magnitude) * 16777216.0f;
+    return sign | static_cast<uint16_t>(std::nearbyint(scaled));
+  }
+  // Normal: rebias the exponent (127 -> 15) and round the mantissa from 23
+  // to 10 bits, to nearest even; a carry moves into the exponent.
+  uint32_t rebiased = magnitude - 0x38000000;
+  rebiased += 0xfff + ((rebiased >> 13) & 1);
+  return sign | static_cast<uint16_t>(rebiased >> 13);
+}
+
+float mpt::run::bf16ToFloat(uint16_t bits) {
+  return llvm::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+}
+
+uint16_t mpt::run::floatToBF16(float value) {
+  uint32_t bits = llvm::bit_cast<uint32_t>(value);
+  if ((bits & 0x7fffffff) > 0x7f800000)
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+//===----------------------------------------------------------------------===//
+// HostTensor
+//===----------------------------------------------------------------------===//
+
+void HostTensor::AlignedDelete::operator()(char *ptr) const {
+  ::operator delete[](ptr, kAlignment);
+}
+
+HostTensor::HostTensor(ElementKind kind, llvm::ArrayRef<int64_t> shape)
+    : kind(kind), shape(shape) {
+  numElements = 1;
+  for (int64_t dim : shape)
+    numElements *= dim;
+  // Never a zero-sized allocation: the JIT-compiled code gets a valid
+  // pointer even for tensors with a zero dimension.
+  size_t size = std::max<size_t>(getSizeInBytes(), 1);
+  storage.reset(static_cast<char *>(::operator new[](size, kAlignment)));
+  std::memset(storage.get(), 0, size);
+}
+
+HostTensor HostTensor::clone() const {
+  HostTensor copy(kind, shape);
+  std::memcpy(copy.getData(), getData(), getSizeInBytes());
+  return copy;
+}
+
+double HostTensor::getDouble(int64_t index) const {
+  const char *data = storage.get();
+  switch (kind) {
+  case ElementKind::f32:
+    return reinterpret_cast<const float *>(data)[index];
+  case ElementKind::f64:
+    return reinterpret_cast<const double *>(data)[index];
+  case ElementKind::f16:
+    return halfToFloat(reinterpret_cast<const uint16_t *>(data)[index]);
+  case ElementKind::bf16:
+    return bf16ToFloat(reinterpret_cast<const uint16_t *>(data)[index]);
+  case ElementKind::i64:
+    return static_cast<double>(reinterpret_cast<const int64_t *>(data)[index]);
+  case ElementKind::i32:
+    return reinterpret_cast<const int32_t *>(data)[index];
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+void HostTensor::setDouble(int64_t index, double value) {
+  char *data = storage.get();
+  switch (kind) {
+  case ElementKind::f32:
+    reinterpret_cast<float *>(data)[index] = static_cast<float>(value);
+    return;
+  case ElementKind::f64:
+    reinterpret_cast<double *>(data)[index] = value;
+    return;
+  case ElementKind::f16:
+    // Through float: double -> float -> half can double-round, which is
+    // harmless for random inputs, the only use.
+    reinterpret_cast<uint16_t *>(data)[index] =
+        floatToHalf(static_cast<float>(value));
+    return;
+  case ElementKind::bf16:
+    reinterpret_cast<uint16_t *>(data)[index] =
+        floatToBF16(static_cast<float>(value));
+    return;
+  case ElementKind::i64:
+    reinterpret_cast<int64_t *>(data)[index] = std::llround(value);
+    return;
+  case ElementKind::i32:
+    reinterpret_cast<int32_t *>(data)[index] =
+        static_cast<int32_t>(std::llround(value));
+    return;
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+int64_t HostTensor::getInt(int64_t index) const {
+  const char *data = storage.get();
+  switch (kind) {
+  case ElementKind::i64:
+    return reinterpret_cast<const int64_t *>(data)[index];
+  case ElementKind::i32:
+    return reinterpret_cast<const int32_t *>(data)[index];
+  default:
+    return static_cast<int64_t>(getDouble(index));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+TensorSummary mpt::run::summarize(const HostTensor &tensor, unsigned numFirst) {
+  TensorSummary summary;
+  int64_t numElements = tensor.getNumElements();
+  int64_t numFinite = 0;
+  double sum = 0;
+  for (int64_t i = 0; i < numElements; ++i) {
+    double value = tensor.getDouble(i);
+    if (i < numFirst)
+      summary.first.push_back(value);
+    if (std::isnan(value)) {
+      ++summary.numNaN;
+      continue;
+    }
+    if (std::isinf(value)) {
+      ++summary.numInf;
+      continue;
+    }
+    if (numFinite == 0 || value < summary.min)
+      summary.min = value;
+    if (numFinite == 0 || value > summary.max)
+      summary.max = value;
+    sum += value;
+    ++numFinite;
+  }
+  if (numFinite)
+    summary.mean = sum / numFinite;
+  return summary;
+}
+
+std::string mpt::run::formatValue(double value, ElementKind kind) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  char buffer[64];
+  if (!isFloatKind(kind))
+    std::snprintf(buffer, sizeof(buffer), "%lld",
+                  static_cast<long long>(value));
+  else
+    std::snprintf(buffer, sizeof(buffer), "%.7g", value);
+  return buffer;
+}
