@@ -289,7 +289,7 @@ func.func @chain_exp_no_cancel(%x: tensor<32x64xf16>, %w1: tensor<64x100xf16>, %
 // CHECK-NEXT: %[[ZB:.*]] = mpt.add %[[Z]], %[[BP]] : (tensor<32x16xf16>, tensor<16xf16>) -> tensor<32x16xf16>
 // CHECK-NEXT: %[[Z32:.*]] = mpt.cast %[[ZB]] : tensor<32x16xf16> to tensor<32x16xf32>
 // CHECK-NEXT: %[[MASKED:.*]] = mpt.add %[[Z32]], %[[MASK]] : (tensor<32x16xf32>, tensor<16xf32>) -> tensor<32x16xf32>
-// CHECK-NEXT: %[[LOSS:.*]] = mpt.softmax_cross_entropy %[[MASKED]], %[[L]] : (tensor<32x16xf32>, tensor<32xi64>) -> tensor<f32>
+// CHECK-NEXT: %[[LOSS:.*]] = mpt.softmax_cross_entropy %[[MASKED]], %[[L]] classes = 10 : (tensor<32x16xf32>, tensor<32xi64>) -> tensor<f32>
 // CHECK-NEXT: return %[[LOSS]] : tensor<f32>
 func.func @softmax_cross_entropy_mask(%h: tensor<32x128xf16>, %w: tensor<128x10xf16>, %b: tensor<10xf16>, %labels: tensor<32xi64>) -> tensor<f32> {
   // expected-remark @+1 {{not padded for Tensor Cores: M x N x K 32x10x128 -> 32x16x128 adds 60.0% FLOPs}}

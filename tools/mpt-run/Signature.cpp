@@ -158,7 +158,13 @@ static void addUseHints(BlockArgument arg, TensorSpec &spec) {
       std::optional<int64_t> bound;
       if (auto loss = dyn_cast<mpt::SoftmaxCrossEntropyOp>(use.getOwner())) {
         if (use.get() == loss.getLabels())
-          bound = loss.getLogits().getType().getShape().back();
+          bound = loss.getNumClasses()
+                      ? int64_t(*loss.getNumClasses())
+                      : loss.getLogits().getType().getShape().back();
+      } else if (auto grad = dyn_cast<mpt::SoftmaxCrossEntropyGradOp>(
+                     use.getOwner())) {
+        if (use.get() == grad.getLabels())
+          bound = grad.getLogits().getType().getShape().back();
       } else if (auto embedding = dyn_cast<mpt::EmbeddingOp>(use.getOwner())) {
         if (use.get() == embedding.getIndices())
           bound = embedding.getTable().getType().getShape().front();

@@ -1428,3 +1428,12 @@ func.func @mpt_precision_value(%x: tensor<4xf32>) {
 func.func @logical_shape_value(%w: tensor<128x16xf32> {mpt.logical_shape = 10 : i64}) {
   return
 }
+
+// -----
+
+// softmax_cross_entropy: classes within the class dimension.
+func.func @sce_classes(%l: tensor<4x16xf32>, %y: tensor<4xi64>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy' op classes = 17 must be in [1, 16], the size of the class dimension}}
+  %0 = mpt.softmax_cross_entropy %l, %y classes = 17 : (tensor<4x16xf32>, tensor<4xi64>) -> tensor<f32>
+  return
+}

@@ -1025,6 +1025,17 @@ LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
   return success();
 }
 
+LogicalResult SoftmaxCrossEntropyOp::verify() {
+  if (std::optional<uint64_t> classes = getNumClasses()) {
+    int64_t c = getLogits().getType().getShape().back();
+    if (*classes < 1 || (!isDynamic(c) && int64_t(*classes) > c))
+      return emitOpError("classes = ")
+             << *classes << " must be in [1, " << c
+             << "], the size of the class dimension";
+  }
+  return success();
+}
+
 template <typename OpTy>
 static LogicalResult inferRegressionLoss(std::optional<Location> loc,
                                          typename OpTy::Adaptor adaptor,

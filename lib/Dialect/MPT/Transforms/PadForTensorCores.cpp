@@ -429,7 +429,10 @@ struct MaskPaddedClasses : public OpRewritePattern<SoftmaxCrossEntropyOp> {
         rewriter, loc, maskType, DenseElementsAttr::get(maskType, mask));
     Value masked =
         AddOp::create(rewriter, loc, slice.getInput(), maskValue).getResult();
-    rewriter.modifyOpInPlace(op, [&] { op->setOperand(0, masked); });
+    rewriter.modifyOpInPlace(op, [&] {
+      op->setOperand(0, masked);
+      op.setNumClasses(classes);
+    });
     return success();
   }
 };

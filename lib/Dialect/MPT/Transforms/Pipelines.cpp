@@ -23,10 +23,12 @@ void mpt::buildAMPPipeline(OpPassManager &pm,
   amp.type = options.type;
   amp.lists = options.lists;
   amp.report = options.report;
+  amp.printStats = options.printStats;
   pm.addPass(createAutoMixedPrecision(amp));
   if (options.pad) {
     PadForTensorCoresOptions pad;
     pad.maxOverhead = options.maxOverhead;
+    pad.printStats = options.printStats;
     pm.addPass(createPadForTensorCores(pad));
   }
   pm.addPass(createCanonicalizerPass());

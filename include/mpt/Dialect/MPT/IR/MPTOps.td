@@ -604,7 +604,9 @@ def MPT_SoftmaxCrossEntropyOp : MPT_Op<"softmax_cross_entropy", [InferTypeOpAdap
   let description = [{
     With `logits : B... x C` and integer `labels : B...` in `[0, C)`, returns
     the mean over `B...` of `-log_softmax(logits)[label]` as a rank-0 tensor
-    of the logits' element type.
+    of the logits' element type. `classes = K` (K <= C) records that only
+    the first K classes are real and the others are padding (masked to
+    -inf by `mpt-pad-for-tensor-cores`); labels are then in `[0, K)`.
 
     Example:
     ```mlir
@@ -612,9 +614,14 @@ def MPT_SoftmaxCrossEntropyOp : MPT_Op<"softmax_cross_entropy", [InferTypeOpAdap
         : (tensor<32x10xf32>, tensor<32xi64>) -> tensor<f32>
     ```
   }];
-  let arguments = (ins MPT_FloatTensor:$logits, MPT_IntegerTensor:$labels);
+  let arguments = (ins MPT_FloatTensor:$logits, MPT_IntegerTensor:$labels,
+                   OptionalAttr<I64Attr>:$num_classes);
   let results = (outs MPT_ScalarFloatTensor:$result);
-  let assemblyFormat = "$logits `,` $labels attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = [{
+    $logits `,` $labels (`classes` `=` $num_classes^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 class MPT_RegressionLossOp<string mnemonic, string formula>

@@ -45,6 +45,10 @@ struct AMPPipelineOptions
                    llvm::cl::desc("Pad low-precision contractions for "
                                   "Tensor Cores"),
                    llvm::cl::init(true)};
+  Option<bool> printStats{*this, "print-stats",
+                          llvm::cl::desc("Print the statistics of the "
+                                         "precision and padding passes"),
+                          llvm::cl::init(false)};
   Option<double> maxOverhead{*this, "max-overhead",
                              llvm::cl::desc("Padding overhead limit"),
                              llvm::cl::init(0.25)};
