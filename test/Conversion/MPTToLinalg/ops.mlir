@@ -415,11 +415,15 @@ func.func @sqrt(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// rsqrt is 1 / sqrt(x): libm has no rsqrt for convert-math-to-libm to call.
 // CHECK-LABEL: func.func @rsqrt(
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb0(%[[X:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
-// CHECK-NEXT: %[[Y:.*]] = math.rsqrt %[[X]] : f32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[S:.*]] = math.sqrt %[[X]] : f32
+// CHECK: %[[Y:.*]] = arith.divf %[[ONE]], %[[S]] : f32
 // CHECK-NEXT: linalg.yield %[[Y]] : f32
+// CHECK-NOT: math.rsqrt
 func.func @rsqrt(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = mpt.rsqrt %a : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
@@ -484,19 +488,20 @@ func.func @relu(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// gelu (exact) is 0.5 x (1 + erf(x / sqrt(2))).
+// gelu (exact) is x Phi(x), Phi(x) = 0.5 erfc(-x / sqrt(2)): the same as
+// 0.5 x (1 + erf(x / sqrt(2))) without the cancellation of 1 + erf in the
+// left tail. (The constants may come in any order.)
 // CHECK-LABEL: func.func @gelu(
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb0(%[[X:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
-// CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[RSQRT2:.*]] = arith.constant 0.707106769 : f32
-// CHECK-NEXT: %[[S:.*]] = arith.mulf %[[X]], %[[RSQRT2]] : f32
-// CHECK-NEXT: %[[ERF:.*]] = math.erf %[[S]] : f32
-// CHECK-NEXT: %[[HX:.*]] = arith.mulf %[[HALF]], %[[X]] : f32
-// CHECK-NEXT: %[[P:.*]] = arith.addf %[[ONE]], %[[ERF]] : f32
-// CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[HX]], %[[P]] : f32
+// CHECK-DAG: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG: %[[NRSQRT2:.*]] = arith.constant -0.707106769 : f32
+// CHECK-DAG: %[[S:.*]] = arith.mulf %[[X]], %[[NRSQRT2]] : f32
+// CHECK-DAG: %[[ERFC:.*]] = math.erfc %[[S]] : f32
+// CHECK-DAG: %[[CDF:.*]] = arith.mulf %[[HALF]], %[[ERFC]] : f32
+// CHECK: %[[Y:.*]] = arith.mulf %[[X]], %[[CDF]] : f32
 // CHECK-NEXT: linalg.yield %[[Y]] : f32
+// CHECK-NOT: math.erf{{ }}
 // CHECK-NOT: math.tanh
 func.func @gelu(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = mpt.gelu %a : tensor<4x8xf32>
@@ -505,24 +510,29 @@ func.func @gelu(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
-// gelu approximate<tanh> is 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+// gelu approximate<tanh> is 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715
+// x^3), computed as x sigmoid(2u) = x (1 / (1 + exp(-2u))), which does not
+// cancel in the left tail. (The constants may come in any order.)
 // CHECK-LABEL: func.func @gelu_tanh(
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb0(%[[X:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
-// CHECK-NEXT: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
-// CHECK-NEXT: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK-NEXT: %[[X2:.*]] = arith.mulf %[[X]], %[[X]] : f32
-// CHECK-NEXT: %[[X3:.*]] = arith.mulf %[[X]], %[[X2]] : f32
-// CHECK-NEXT: %[[C:.*]] = arith.constant 4.471500e-02 : f32
-// CHECK-NEXT: %[[CX3:.*]] = arith.mulf %[[C]], %[[X3]] : f32
-// CHECK-NEXT: %[[IN:.*]] = arith.addf %[[X]], %[[CX3]] : f32
-// CHECK-NEXT: %[[K:.*]] = arith.constant 0.797884583 : f32
-// CHECK-NEXT: %[[KIN:.*]] = arith.mulf %[[K]], %[[IN]] : f32
-// CHECK-NEXT: %[[T:.*]] = math.tanh %[[KIN]] : f32
-// CHECK-NEXT: %[[HX:.*]] = arith.mulf %[[HALF]], %[[X]] : f32
-// CHECK-NEXT: %[[P:.*]] = arith.addf %[[ONE]], %[[T]] : f32
-// CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[HX]], %[[P]] : f32
+// CHECK-DAG: %[[K:.*]] = arith.constant 0.797884583 : f32
+// CHECK-DAG: %[[C:.*]] = arith.constant 4.471500e-02 : f32
+// CHECK-DAG: %[[M2:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK-DAG: %[[X2:.*]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK-DAG: %[[X3:.*]] = arith.mulf %[[X]], %[[X2]] : f32
+// CHECK-DAG: %[[CX3:.*]] = arith.mulf %[[C]], %[[X3]] : f32
+// CHECK-DAG: %[[IN:.*]] = arith.addf %[[X]], %[[CX3]] : f32
+// CHECK-DAG: %[[U:.*]] = arith.mulf %[[K]], %[[IN]] : f32
+// CHECK-DAG: %[[M2U:.*]] = arith.mulf %[[M2]], %[[U]] : f32
+// CHECK-DAG: %[[E:.*]] = math.exp %[[M2U]] : f32
+// CHECK-DAG: %[[DEN:.*]] = arith.addf %[[ONE_A:[a-z0-9_]+]], %[[E]] : f32
+// CHECK-DAG: %[[ONE_A]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[SIG:.*]] = arith.divf %[[ONE_B:[a-z0-9_]+]], %[[DEN]] : f32
+// CHECK-DAG: %[[ONE_B]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[Y:.*]] = arith.mulf %[[X]], %[[SIG]] : f32
 // CHECK-NEXT: linalg.yield %[[Y]] : f32
+// CHECK-NOT: math.tanh
 // CHECK-NOT: math.erf
 func.func @gelu_tanh(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = mpt.gelu %a approximate<tanh> : tensor<4x8xf32>
@@ -601,7 +611,7 @@ func.func @log_softmax(%a: tensor<4x10xf32>) -> tensor<4x10xf32> {
 // -----
 
 // layer_norm over the last axis: mean = sum / 256, centered = x - mean,
-// var = sum(centered^2) / 256, rsqrt(var + epsilon), then
+// var = sum(centered^2) / 256, 1 / sqrt(var + epsilon), then
 // centered * inv_std * scale + bias with scale and bias read at (d2).
 // CHECK-DAG: #[[ID:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[RED:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -626,7 +636,9 @@ func.func @log_softmax(%a: tensor<4x10xf32>) -> tensor<4x10xf32> {
 // CHECK-NEXT: %[[VAR:.*]] = arith.divf %[[V]], %[[N]] : f32
 // CHECK-NEXT: %[[EPS:.*]] = arith.constant 9.99999974E-6 : f32
 // CHECK-NEXT: %[[VE:.*]] = arith.addf %[[VAR]], %[[EPS]] : f32
-// CHECK-NEXT: %[[RS:.*]] = math.rsqrt %[[VE]] : f32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[SD:.*]] = math.sqrt %[[VE]] : f32
+// CHECK: %[[RS:.*]] = arith.divf %[[ONE]], %[[SD]] : f32
 // CHECK-NEXT: linalg.yield %[[RS]] : f32
 // CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[PARAM]], #[[PARAM]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[C]], %[[INV]], %[[G]], %[[B]] : tensor<8x64x256xf32>, tensor<8x64xf32>, tensor<256xf32>, tensor<256xf32>) outs(%{{.*}} : tensor<8x64x256xf32>)
 // CHECK-NEXT: ^bb0(%[[CV:[a-z0-9_]+]]: f32, %[[IV:[a-z0-9_]+]]: f32, %[[GV:[a-z0-9_]+]]: f32, %[[BV:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
@@ -675,7 +687,10 @@ func.func @layer_norm_axis1(%x: tensor<8x64x256xf32>, %g: tensor<64x256xf32>) ->
 // CHECK: arith.divf
 // CHECK: %[[EPS:.*]] = arith.constant 0.00999999977 : f32
 // CHECK-NEXT: %[[VE:.*]] = arith.addf %{{.*}}, %[[EPS]] : f32
-// CHECK-NEXT: math.rsqrt %[[VE]] : f32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[SD:.*]] = math.sqrt %[[VE]] : f32
+// CHECK: %[[RS:.*]] = arith.divf %[[ONE]], %[[SD]] : f32
+// CHECK-NEXT: linalg.yield %[[RS]] : f32
 // CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[CH]], #[[ID]]], {{.*}} ins(%[[C]], %[[INV]], %[[G]], %[[B]] : tensor<8x16x32x32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
 // CHECK: arith.mulf
 // CHECK: arith.mulf
@@ -1147,4 +1162,72 @@ func.func @mse_loss(%x: tensor<32x2xf32>, %t: tensor<32x2xf32>) -> tensor<f32> {
 func.func @l1_loss(%x: tensor<32x2xf32>, %t: tensor<32x2xf32>) -> tensor<f32> {
   %0 = mpt.l1_loss %x, %t : (tensor<32x2xf32>, tensor<32x2xf32>) -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Backward ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// gelu_grad (exact) is dy (Phi(x) + x phi(x)) with the same Phi(x) = 0.5
+// erfc(-x / sqrt(2)) as gelu and phi(x) = exp(-x^2 / 2) / sqrt(2 pi).
+// CHECK-DAG: #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @gelu_grad(
+// CHECK-SAME: %[[DY:[a-z0-9_]+]]: tensor<4x8xf32>, %[[X:[a-z0-9_]+]]: tensor<4x8xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[DY]], %[[X]] : tensor<4x8xf32>, tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK-NEXT: ^bb0(%[[G:[a-z0-9_]+]]: f32, %[[XV:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-DAG: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG: %[[NRSQRT2:.*]] = arith.constant -0.707106769 : f32
+// CHECK-DAG: %[[MHALF:.*]] = arith.constant -5.000000e-01 : f32
+// CHECK-DAG: %[[INVSQRT2PI:.*]] = arith.constant 0.398942292 : f32
+// CHECK-DAG: %[[S:.*]] = arith.mulf %[[XV]], %[[NRSQRT2]] : f32
+// CHECK-DAG: %[[ERFC:.*]] = math.erfc %[[S]] : f32
+// CHECK-DAG: %[[CDF:.*]] = arith.mulf %[[HALF]], %[[ERFC]] : f32
+// CHECK-DAG: %[[X2:.*]] = arith.mulf %[[XV]], %[[XV]] : f32
+// CHECK-DAG: %[[Q:.*]] = arith.mulf %[[MHALF]], %[[X2]] : f32
+// CHECK-DAG: %[[EQ:.*]] = math.exp %[[Q]] : f32
+// CHECK-DAG: %[[PDF:.*]] = arith.mulf %[[INVSQRT2PI]], %[[EQ]] : f32
+// CHECK-DAG: %[[XPDF:.*]] = arith.mulf %[[XV]], %[[PDF]] : f32
+// CHECK-DAG: %[[D:.*]] = arith.addf %[[CDF]], %[[XPDF]] : f32
+// CHECK: %[[Y:.*]] = arith.mulf %[[G]], %[[D]] : f32
+// CHECK-NEXT: linalg.yield %[[Y]] : f32
+// CHECK-NOT: math.erf{{ }}
+// CHECK-NOT: math.tanh
+func.func @gelu_grad(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = mpt.gelu_grad %dy, %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// gelu_grad approximate<tanh> is dy (s + 2 x s (1 - s) u') with the same
+// s = sigmoid(2u) = 1 / (1 + exp(-2u)) as gelu and
+// u' = sqrt(2/pi) (1 + 3 * 0.044715 x^2); no tanh.
+// CHECK-LABEL: func.func @gelu_grad_tanh(
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[G:[a-z0-9_]+]]: f32, %[[XV:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-DAG: %[[M2:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK-DAG: %[[M2U:.*]] = arith.mulf %[[M2]], %{{[0-9]+}} : f32
+// CHECK-DAG: %[[E:.*]] = math.exp %[[M2U]] : f32
+// CHECK-DAG: %[[DEN:.*]] = arith.addf %{{cst[_0-9]*}}, %[[E]] : f32
+// CHECK-DAG: %[[SIG:.*]] = arith.divf %{{cst[_0-9]*}}, %[[DEN]] : f32
+// CHECK-DAG: %[[C3:.*]] = arith.constant 1.341450e-01 : f32
+// CHECK-DAG: %[[DU2:.*]] = arith.mulf %[[C3]], %{{[0-9]+}} : f32
+// CHECK-DAG: %[[DU1:.*]] = arith.addf %{{cst[_0-9]*}}, %[[DU2]] : f32
+// CHECK-DAG: %[[DU:.*]] = arith.mulf %{{cst[_0-9]*}}, %[[DU1]] : f32
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-DAG: %[[TWOS:.*]] = arith.mulf %[[TWO]], %[[SIG]] : f32
+// CHECK-DAG: %[[OMS:.*]] = arith.subf %{{cst[_0-9]*}}, %[[SIG]] : f32
+// CHECK-DAG: %[[DS:.*]] = arith.mulf %[[TWOS]], %[[OMS]] : f32
+// CHECK-DAG: %[[XDS:.*]] = arith.mulf %[[XV]], %[[DS]] : f32
+// CHECK-DAG: %[[XDSDU:.*]] = arith.mulf %[[XDS]], %[[DU]] : f32
+// CHECK-DAG: %[[D:.*]] = arith.addf %[[SIG]], %[[XDSDU]] : f32
+// CHECK: %[[Y:.*]] = arith.mulf %[[G]], %[[D]] : f32
+// CHECK-NEXT: linalg.yield %[[Y]] : f32
+// CHECK-NOT: math.tanh
+// CHECK-NOT: math.erf
+func.func @gelu_grad_tanh(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = mpt.gelu_grad %dy, %x approximate<tanh> : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }

@@ -44,22 +44,69 @@ func.func @exp_bf16(%a: tensor<16xbf16>) -> tensor<16xbf16> {
 
 // -----
 
-// A multi-step scalar formula (gelu) rounds only its final result.
+// A multi-step scalar formula (gelu, x * 0.5 erfc(-x / sqrt(2))) rounds only
+// its final result.
 // CHECK-LABEL: func.func @gelu_f16(
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb0(%[[X:[a-z0-9_]+]]: f16, %{{[a-z0-9_]+}}: f16):
 // CHECK-NEXT: %[[XE:.*]] = arith.extf %[[X]] : f16 to f32
 // CHECK-NOT: arith.truncf
 // CHECK-NOT: arith.extf
-// CHECK: math.erf %{{.*}} : f32
+// CHECK: math.erfc %{{.*}} : f32
 // CHECK-NOT: arith.truncf
 // CHECK-NOT: arith.extf
-// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
-// CHECK-NEXT: %[[Y:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[Y:.*]] = arith.mulf %[[XE]], %{{.*}} : f32
 // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[Y]] : f32 to f16
 // CHECK-NEXT: linalg.yield %[[T]] : f16
 func.func @gelu_f16(%a: tensor<16xf16>) -> tensor<16xf16> {
   %0 = mpt.gelu %a : tensor<16xf16>
+  return %0 : tensor<16xf16>
+}
+
+// -----
+
+// The tanh gelu on bf16: x^3, u, exp(-2u) and the sigmoid 1 / (1 + exp(-2u))
+// all in f32, one truncf.
+// CHECK-LABEL: func.func @gelu_tanh_bf16(
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[X:[a-z0-9_]+]]: bf16, %{{[a-z0-9_]+}}: bf16):
+// CHECK-NEXT: %[[XE:.*]] = arith.extf %[[X]] : bf16 to f32
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+// CHECK: math.exp %{{.*}} : f32
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+// CHECK: %[[S:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[XE]], %[[S]] : f32
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[Y]] : f32 to bf16
+// CHECK-NEXT: linalg.yield %[[T]] : bf16
+func.func @gelu_tanh_bf16(%a: tensor<16xbf16>) -> tensor<16xbf16> {
+  %0 = mpt.gelu %a approximate<tanh> : tensor<16xbf16>
+  return %0 : tensor<16xbf16>
+}
+
+// -----
+
+// gelu_grad on f16: both operands extended, Phi, phi and the product in f32,
+// one truncf.
+// CHECK-LABEL: func.func @gelu_grad_f16(
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[G:[a-z0-9_]+]]: f16, %[[X:[a-z0-9_]+]]: f16, %{{[a-z0-9_]+}}: f16):
+// CHECK-NEXT: %[[GE:.*]] = arith.extf %[[G]] : f16 to f32
+// CHECK-NEXT: %[[XE:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+// CHECK: math.erfc %{{.*}} : f32
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+// CHECK: math.exp %{{.*}} : f32
+// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.extf
+// CHECK: %[[Y:.*]] = arith.mulf %[[GE]], %{{.*}} : f32
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[Y]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[T]] : f16
+func.func @gelu_grad_f16(%dy: tensor<16xf16>, %x: tensor<16xf16>) -> tensor<16xf16> {
+  %0 = mpt.gelu_grad %dy, %x : tensor<16xf16>
   return %0 : tensor<16xf16>
 }
 
@@ -189,7 +236,8 @@ func.func @softmax_f16(%x: tensor<4x10xf16>) -> tensor<4x10xf16> {
 // CHECK-NOT: arith.truncf
 // CHECK: %[[C:.*]] = linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<4x32xbf16>, tensor<4xf32>) outs(%{{.*}} : tensor<4x32xf32>)
 // CHECK-NOT: arith.truncf
-// CHECK: math.rsqrt %{{.*}} : f32
+// CHECK: %[[SD:.*]] = math.sqrt %{{.*}} : f32
+// CHECK-NEXT: arith.divf %{{.*}}, %[[SD]] : f32
 // CHECK-NOT: arith.truncf
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[C]], %{{.*}}, %[[G]], %[[B]] : tensor<4x32xf32>, tensor<4xf32>, tensor<32xbf16>, tensor<32xbf16>) outs(%{{.*}} : tensor<4x32xbf16>)
 // CHECK-NEXT: ^bb0(%{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: f32, %[[GV:[a-z0-9_]+]]: bf16, %[[BV:[a-z0-9_]+]]: bf16, %{{[a-z0-9_]+}}: bf16):
@@ -212,7 +260,8 @@ func.func @layer_norm_bf16(%x: tensor<4x32xbf16>, %g: tensor<32xbf16>, %b: tenso
 // CHECK-LABEL: func.func @batch_norm_f16(
 // CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<2x4x3x3xf16>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK-NOT: arith.truncf
-// CHECK: math.rsqrt %{{.*}} : f32
+// CHECK: %[[SD:.*]] = math.sqrt %{{.*}} : f32
+// CHECK-NEXT: arith.divf %{{.*}}, %[[SD]] : f32
 // CHECK-NOT: arith.truncf
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4x3x3xf16>)
 // CHECK: arith.truncf %{{.*}} : f32 to f16
@@ -356,10 +405,10 @@ func.func @mse_loss_f16(%a: tensor<8x2xf16>, %b: tensor<8x2xf16>) -> tensor<f16>
 // CHECK: linalg.matmul
 // CHECK-NOT: arith.extf
 // CHECK-NOT: arith.truncf
-// CHECK: math.erf
+// CHECK: math.erfc
 // CHECK-NOT: arith.extf
 // CHECK-NOT: arith.truncf
-// CHECK: math.rsqrt
+// CHECK: math.sqrt
 // CHECK-NOT: arith.extf
 // CHECK-NOT: arith.truncf
 // CHECK: math.log

@@ -408,6 +408,110 @@ def layer_norm_grad(dy, x, scale, axis=-1, eps=1e-5):
     return [dx, (dy * xhat).sum(axis=batch), dy.sum(axis=batch)]
 
 
+def conv2d_out_size(size, pad_lo, pad_hi, k, stride, dil):
+    return (size + pad_lo + pad_hi - dil * (k - 1) - 1) // stride + 1
+
+
+def _window_slice(k, n_out, stride, dil):
+    """The padded input positions that kernel offset k reads, as a slice."""
+    return slice(k * dil, k * dil + stride * (n_out - 1) + 1, stride)
+
+
+def conv2d_backward_data(dy, w, in_shape, stride=(1, 1), pad=(0, 0, 0, 0),
+                         dil=(1, 1), groups=1, layout="nchw"):
+    """The gradient of conv2d with respect to its input (shape in_shape):
+    the forward sum reads x[n, g C/G + c, oh s + kh d - pad, ...] times
+    w[f, c, kh, kw] for each f of group g, so dy[n, f, oh, ow] w[f, c, kh, kw]
+    flows back to that input position (and nothing to the padding, which is
+    cut off at the end). Written as the scatter of the forward gather."""
+    if layout == "nhwc":
+        dy = dy.transpose(0, 3, 1, 2)
+        w = w.transpose(3, 2, 0, 1)
+        n, h, wd, c = in_shape
+    else:
+        n, c, h, wd = in_shape
+    f, cg, kh, kw = w.shape
+    _, fd, oh, ow = dy.shape
+    assert fd == f and c == cg * groups and f % groups == 0
+    fg = f // groups
+    dxp = np.zeros((n, c, h + pad[0] + pad[1], wd + pad[2] + pad[3]))
+    for g in range(groups):
+        for i in range(kh):
+            for j in range(kw):
+                dxp[:, g * cg:(g + 1) * cg, _window_slice(i, oh, stride[0], dil[0]),
+                    _window_slice(j, ow, stride[1], dil[1])] += np.einsum(
+                        "nfhw,fc->nchw", dy[:, g * fg:(g + 1) * fg],
+                        w[g * fg:(g + 1) * fg, :, i, j])
+    dx = dxp[:, :, pad[0]:pad[0] + h, pad[2]:pad[2] + wd]
+    return dx.transpose(0, 2, 3, 1) if layout == "nhwc" else dx
+
+
+def conv2d_backward_filter(x, dy, w_shape, stride=(1, 1), pad=(0, 0, 0, 0),
+                           dil=(1, 1), groups=1, layout="nchw"):
+    """The gradient of conv2d with respect to its filter (shape w_shape):
+    dw[f, c, kh, kw] = sum over n, oh, ow of dy[n, f, oh, ow] times the input
+    element that w[f, c, kh, kw] multiplies (zero in the padding)."""
+    if layout == "nhwc":
+        x = x.transpose(0, 3, 1, 2)
+        dy = dy.transpose(0, 3, 1, 2)
+        kh, kw, cg, f = w_shape
+    else:
+        f, cg, kh, kw = w_shape
+    n, c, h, wd = x.shape
+    _, fd, oh, ow = dy.shape
+    assert fd == f and c == cg * groups and f % groups == 0
+    fg = f // groups
+    xp = np.pad(x, ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])))
+    dw = np.zeros((f, cg, kh, kw))
+    for g in range(groups):
+        for i in range(kh):
+            for j in range(kw):
+                patch = xp[:, g * cg:(g + 1) * cg,
+                           _window_slice(i, oh, stride[0], dil[0]),
+                           _window_slice(j, ow, stride[1], dil[1])]
+                dw[g * fg:(g + 1) * fg, :, i, j] = np.einsum(
+                    "nchw,nfhw->fc", patch, dy[:, g * fg:(g + 1) * fg])
+    return dw.transpose(2, 3, 1, 0) if layout == "nhwc" else dw
+
+
+def max_pool2d_grad(dy, x, kernel, stride=(1, 1), pad=(0, 0, 0, 0),
+                    layout="nchw"):
+    """Each dy[n, c, i, j] goes to every input element of window (i, j)
+    (the padding excluded) equal to the window's maximum, ties included."""
+    if layout == "nhwc":
+        x = x.transpose(0, 3, 1, 2)
+        dy = dy.transpose(0, 3, 1, 2)
+    _, _, h, w = x.shape
+    _, _, oh, ow = dy.shape
+    dx = np.zeros(x.shape)
+    for i in range(oh):
+        for j in range(ow):
+            h0, w0 = i * stride[0] - pad[0], j * stride[1] - pad[2]
+            hs, he = max(h0, 0), min(h0 + kernel[0], h)
+            ws, we = max(w0, 0), min(w0 + kernel[1], w)
+            win = x[:, :, hs:he, ws:we]
+            hit = win == win.max(axis=(2, 3), keepdims=True)
+            dx[:, :, hs:he, ws:we] += hit * dy[:, :, i:i + 1, j:j + 1]
+    return dx.transpose(0, 2, 3, 1) if layout == "nhwc" else dx
+
+
+def batch_norm_grad(dy, x, scale, axis=1, eps=1e-5):
+    """Gradients of y = scale[c] (x - mean_c) / sqrt(var_c + eps) + bias[c]
+    (batch statistics over every dimension but the channel axis) with
+    respect to x, scale and bias (from the chain rule)."""
+    axis %= x.ndim
+    axes = tuple(d for d in range(x.ndim) if d != axis)
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+    mean = x.mean(axis=axes, keepdims=True)
+    rstd = 1.0 / np.sqrt(((x - mean) ** 2).mean(axis=axes, keepdims=True) + eps)
+    xhat = (x - mean) * rstd
+    g = dy * scale.reshape(shape)
+    dx = rstd * (g - g.mean(axis=axes, keepdims=True)
+                 - xhat * (g * xhat).mean(axis=axes, keepdims=True))
+    return [dx, (dy * xhat).sum(axis=axes), dy.sum(axis=axes)]
+
+
 def strided(x, offsets, sizes, strides):
     return x[tuple(slice(o, o + (s - 1) * t + 1, t)
                    for o, s, t in zip(offsets, sizes, strides))]
@@ -846,6 +950,137 @@ add("layer_norm_grad axis=1 (3x4) eps=1e-2",
     "mpt.layer_norm_grad %a0, %a1, %a2 axis = 1 epsilon = 1.0e-2"
     " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
     lambda dy, x, s: layer_norm_grad(dy, x, s, 1, 1e-2), "comp")
+def _dims(shape):
+    return "x".join(map(str, shape))
+
+
+# conv2d_backward_data / conv2d_backward_filter: the configurations of the
+# forward conv2d whose gradients are taken; dy has the forward result's shape.
+CONV_GRADS = [
+    # name, input shape, filter shape, attribute text, kwargs of conv2d()
+    ("nchw", (2, 3, 5, 5), (4, 3, 3, 3), "", {}),
+    # the last input row is read by no window: its gradient is 0
+    ("nchw stride 2", (1, 2, 8, 7), (3, 2, 3, 3), "stride [2, 2] ",
+     dict(stride=(2, 2))),
+    ("nchw stride 2 pad", (1, 3, 6, 7), (4, 3, 3, 3),
+     "stride [2, 2] pad [1, 1, 1, 2] ", dict(stride=(2, 2), pad=(1, 1, 1, 2))),
+    ("nchw dilation 2 pad 2x3 kernel", (1, 2, 7, 6), (3, 2, 2, 3),
+     "pad [2, 1, 0, 1] dilation [2, 2] ", dict(pad=(2, 1, 0, 1), dil=(2, 2))),
+    ("nchw groups=2 stride 2 dilation 2 pad", (2, 4, 9, 8), (6, 2, 3, 3),
+     "stride [2, 2] pad [2, 2, 1, 1] dilation [2, 2] groups 2 ",
+     dict(stride=(2, 2), pad=(2, 2, 1, 1), dil=(2, 2), groups=2)),
+    ("nhwc stride 2 pad", (2, 7, 6, 3), (3, 3, 3, 4),
+     "layout<nhwc> stride [2, 2] pad [1, 1, 0, 1] ",
+     dict(stride=(2, 2), pad=(1, 1, 0, 1), layout="nhwc")),
+    ("nhwc groups=2 stride [1, 2] dilation [1, 2] pad", (1, 6, 6, 4),
+     (3, 3, 2, 6),
+     "layout<nhwc> stride [1, 2] pad [1, 1, 2, 2] dilation [1, 2] groups 2 ",
+     dict(stride=(1, 2), pad=(1, 1, 2, 2), dil=(1, 2), groups=2,
+          layout="nhwc")),
+    ("nhwc groups=2 stride 2 dilation 2 2x3 kernel", (1, 9, 9, 4),
+     (2, 3, 2, 4), "layout<nhwc> stride [2, 2] dilation [2, 2] groups 2 ",
+     dict(stride=(2, 2), dil=(2, 2), groups=2, layout="nhwc")),
+]
+
+
+def conv_grad_shapes(xs, ws, kw):
+    """(dy shape, terms per dx element, terms per dw element)."""
+    stride, pad = kw.get("stride", (1, 1)), kw.get("pad", (0, 0, 0, 0))
+    dil, groups = kw.get("dil", (1, 1)), kw.get("groups", 1)
+    if kw.get("layout") == "nhwc":
+        n, h, w, _ = xs
+        kh, kw_, _, f = ws
+    else:
+        n, _, h, w = xs
+        f, _, kh, kw_ = ws
+    oh = conv2d_out_size(h, pad[0], pad[1], kh, stride[0], dil[0])
+    ow = conv2d_out_size(w, pad[2], pad[3], kw_, stride[1], dil[1])
+    ys = (n, oh, ow, f) if kw.get("layout") == "nhwc" else (n, f, oh, ow)
+    return ys, (f // groups) * kh * kw_, n * oh * ow
+
+
+for name, xs, ws, attrs, kw in CONV_GRADS:
+    ys, k_data, k_filter = conv_grad_shapes(xs, ws, kw)
+    for acc in (False, True):
+        suffix, acc_text = (" acc(f32)", "acc(f32) ") if acc else ("", "")
+        add(f"conv2d_backward_data {name}{suffix}", [N(_dims(ys)), N(_dims(ws))],
+            _dims(xs),
+            "mpt.conv2d_backward_data %a0, %a1 " + attrs + acc_text
+            + ": ({t0}, {t1}) -> {r0}",
+            lambda dy, w, xs=xs, kw=kw: conv2d_backward_data(dy, w, xs, **kw),
+            "dot", dtypes=NARROW if acc else FLOATS,
+            absref=lambda dy, w, xs=xs, kw=kw: conv2d_backward_data(
+                np.abs(dy), np.abs(w), xs, **kw),
+            K=k_data, acc=acc)
+        add(f"conv2d_backward_filter {name}{suffix}",
+            [N(_dims(xs)), N(_dims(ys))], _dims(ws),
+            "mpt.conv2d_backward_filter %a0, %a1 " + attrs + acc_text
+            + ": ({t0}, {t1}) -> {r0}",
+            lambda x, dy, ws=ws, kw=kw: conv2d_backward_filter(x, dy, ws, **kw),
+            "dot", dtypes=NARROW if acc else FLOATS,
+            absref=lambda x, dy, ws=ws, kw=kw: conv2d_backward_filter(
+                np.abs(x), np.abs(dy), ws, **kw),
+            K=k_filter, acc=acc)
+
+
+def TIES(shape):
+    """Small integers: many windows with several maxima."""
+    return Arg(shape, lambda r, s: np.rint(1.5 * r.standard_normal(s)))
+
+
+# max_pool2d_grad: non-overlapping windows give each input element at most one
+# dy (exact); overlapping ones sum up to ceil(k/s)^2 of them (accumulated in
+# f32 for f16/bf16, checked like a sum of that many terms).
+POOL_GRADS = [
+    # name, input, kernel, stride, pad, layout
+    ("2x2/2", N("2x2x4x6"), (2, 2), (2, 2), (0, 0, 0, 0), "nchw"),
+    ("3x3/2 pad", N("1x2x5x6"), (3, 3), (2, 2), (1, 1, 1, 0), "nchw"),
+    ("nhwc 2x2/2 pad negative inputs", U("1x4x4x3", -5.0, -1.0), (2, 2),
+     (2, 2), (1, 1, 1, 1), "nhwc"),
+    ("nhwc 3x3/2 pad", N("2x5x6x3"), (3, 3), (2, 2), (1, 0, 1, 1), "nhwc"),
+    ("ties 2x2/2", TIES("1x3x4x4"), (2, 2), (2, 2), (0, 0, 0, 0), "nchw"),
+    ("ties 2x2/1", TIES("1x2x4x5"), (2, 2), (1, 1), (0, 0, 0, 0), "nchw"),
+    ("nhwc ties 3x3/2 pad", TIES("1x5x5x2"), (3, 3), (2, 2), (1, 1, 1, 1),
+     "nhwc"),
+]
+for name, xarg, kernel, stride, pad, layout in POOL_GRADS:
+    if layout == "nhwc":
+        n, h, w, c = xarg.shape
+    else:
+        n, c, h, w = xarg.shape
+    oh = (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1
+    ow = (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1
+    ys = (n, oh, ow, c) if layout == "nhwc" else (n, c, oh, ow)
+    overlap = kernel[0] > stride[0] or kernel[1] > stride[1]
+    attrs = (("layout<nhwc> " if layout == "nhwc" else "")
+             + f"kernel [{kernel[0]}, {kernel[1]}] "
+             + f"stride [{stride[0]}, {stride[1]}] "
+             + ("pad [{}, {}, {}, {}] ".format(*pad) if any(pad) else ""))
+    kw = dict(kernel=kernel, stride=stride, pad=pad, layout=layout)
+    add(f"max_pool2d_grad {name}", [N(_dims(ys)), xarg], xarg.shape_text,
+        "mpt.max_pool2d_grad %a0, %a1 " + attrs + ": ({t0}, {t1}) -> {r0}",
+        lambda dy, x, kw=kw: max_pool2d_grad(dy, x, **kw),
+        "dot" if overlap else "exact",
+        absref=lambda dy, x, kw=kw: max_pool2d_grad(np.abs(dy), x, **kw),
+        K=(-(-kernel[0] // stride[0])) * (-(-kernel[1] // stride[1])),
+        acc=True)
+
+# batch_norm_grad (batch statistics recomputed; x off-centre in one case).
+OFF_CENTRE = Arg("2x3x3x4", lambda r, s: 3.0 + 2.0 * r.standard_normal(s))
+add("batch_norm_grad nchw", [N("2x3x4x4"), N("2x3x4x4", 2.0), N("3")],
+    ["2x3x4x4", "3", "3"],
+    "mpt.batch_norm_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda dy, x, s: batch_norm_grad(dy, x, s), "comp")
+add("batch_norm_grad nhwc axis=3 eps=1e-3 off-centre",
+    [N("2x3x3x4"), OFF_CENTRE, N("4")], ["2x3x3x4", "4", "4"],
+    "mpt.batch_norm_grad %a0, %a1, %a2 axis = 3 epsilon = 1.0e-3"
+    " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda dy, x, s: batch_norm_grad(dy, x, s, 3, 1e-3), "comp")
+add("batch_norm_grad rank2 axis=-1 eps=1e-2", [N("8x3"), N("8x3", 2.0), N("3")],
+    ["8x3", "3", "3"],
+    "mpt.batch_norm_grad %a0, %a1, %a2 axis = -1 epsilon = 1.0e-2"
+    " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda dy, x, s: batch_norm_grad(dy, x, s, -1, 1e-2), "comp")
 add("sgd_update", [N("4x6"), N("4x6")], "4x6",
     "mpt.sgd_update %a0, %a1 lr = 0.1 : {t0}",
     lambda p, g: p - 0.1 * g, "ew")
