@@ -84,6 +84,8 @@ const Expected kExpected[] = {
     {"mpt.conv2d_backward_filter", A},
     {"mpt.max_pool2d_grad", C},
     {"mpt.batch_norm_grad", D},
+    {"mpt.avg_pool2d_grad", I},
+    {"mpt.embedding_grad", D},
     {"tosa.matmul", A},
     {"tosa.conv2d", A},
     {"tosa.depthwise_conv2d", A},

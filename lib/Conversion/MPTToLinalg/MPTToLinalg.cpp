@@ -1491,6 +1491,135 @@ struct MaxPoolGradPattern : public MPTPattern<MaxPool2DGradOp> {
   }
 };
 
+/// dx[n, c, i, j] = sum over the windows reading (i, j) of dy / count, with
+/// count the window's element count (padding excluded unless
+/// count_include_pad).
+struct AvgPoolGradPattern : public MPTPattern<AvgPool2DGradOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(AvgPool2DGradOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType(), acc = computeType(element);
+    bool nchw = op.getLayout() == Layout::nchw;
+    Value grad = op.getGrad();
+    ArrayRef<int64_t> dyShape = op.getGrad().getType().getShape();
+    unsigned hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2;
+    int64_t oh = dyShape[hDim], ow = dyShape[wDim];
+    int64_t height = type.getDimSize(hDim), width = type.getDimSize(wDim);
+    ArrayRef<int64_t> s = op.getStrides(), pad = op.getPadding(),
+                      k = op.getKernel();
+    bool includePad = op.getCountIncludePad();
+    AffineExpr d0, d1, d2, d3, ekh, ekw;
+    bindDims(ctx, d0, d1, d2, d3, ekh, ekw);
+    SmallVector<int64_t> kernelShape(k);
+    Value window = emptyTensor(b, loc, kernelShape, acc);
+    Value init = filledTensor(b, loc, type.getShape(), acc,
+                              floatConst(b, loc, acc, 0.0));
+    auto par = utils::IteratorType::parallel,
+         red = utils::IteratorType::reduction;
+    Value dx =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()}, ValueRange{window},
+            ValueRange{init},
+            {AffineMap::get(6, 0, {ekh, ekw}, ctx),
+             AffineMap::get(6, 0, {d0, d1, d2, d3}, ctx)},
+            ArrayRef<utils::IteratorType>{par, par, par, par, red, red},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              auto idx = [&](unsigned dim) {
+                return linalg::IndexOp::create(nb, nl, dim).getResult();
+              };
+              auto c = [&](int64_t v) { return indexConst(nb, nl, v); };
+              auto [ohIdx, okH] =
+                  windowSource(nb, nl, idx(hDim), idx(4), pad[0], s[0], 1, oh);
+              auto [owIdx, okW] =
+                  windowSource(nb, nl, idx(wDim), idx(5), pad[2], s[1], 1, ow);
+              SmallVector<Value> at = {idx(0), idx(1), idx(2), idx(3)};
+              at[hDim] = ohIdx;
+              at[wDim] = owIdx;
+              Value g = convertScalar(
+                  nb, nl, tensor::ExtractOp::create(nb, nl, grad, at), acc);
+              // Elements of the window inside the image along one axis.
+              auto extent = [&](Value o, int64_t stride, int64_t padLow,
+                                int64_t kernel, int64_t size) -> Value {
+                if (includePad)
+                  return c(kernel);
+                Value start = arith::SubIOp::create(
+                    nb, nl, arith::MulIOp::create(nb, nl, o, c(stride)),
+                    c(padLow));
+                Value end = arith::AddIOp::create(nb, nl, start, c(kernel));
+                Value lo = arith::MaxSIOp::create(nb, nl, start, c(0));
+                Value hi = arith::MinSIOp::create(nb, nl, end, c(size));
+                return arith::SubIOp::create(nb, nl, hi, lo);
+              };
+              Value count = arith::MulIOp::create(
+                  nb, nl, extent(ohIdx, s[0], pad[0], k[0], height),
+                  extent(owIdx, s[1], pad[2], k[1], width));
+              Value countF = arith::SIToFPOp::create(
+                  nb, nl, acc,
+                  arith::IndexCastOp::create(nb, nl, nb.getI64Type(), count));
+              Value term = arith::DivFOp::create(nb, nl, g, countF);
+              Value ok = arith::AndIOp::create(nb, nl, okH, okW);
+              term = arith::SelectOp::create(nb, nl, ok, term,
+                                             floatConst(nb, nl, acc, 0.0));
+              linalg::YieldOp::create(
+                  nb, nl,
+                  arith::AddFOp::create(nb, nl, a[1], term).getResult());
+            })
+            .getResult(0);
+    return convertTensor(b, loc, dx, element);
+  }
+};
+
+/// dtable[r, d] = sum_{i...} (indices[i...] == r) * dy[i..., d]
+struct EmbeddingGradPattern : public MPTPattern<EmbeddingGradOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(EmbeddingGradOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    Type element = type.getElementType(), acc = computeType(element);
+    int64_t batchRank = op.getIndices().getType().getRank();
+    unsigned dims = 2 + batchRank;
+    // Iteration (r, d, i...).
+    SmallVector<AffineExpr> batch;
+    for (int64_t i = 0; i < batchRank; ++i)
+      batch.push_back(getAffineDimExpr(2 + i, ctx));
+    SmallVector<AffineExpr> gradExprs(batch);
+    gradExprs.push_back(getAffineDimExpr(1, ctx));
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(dims, 0, batch, ctx),
+        AffineMap::get(dims, 0, gradExprs, ctx),
+        AffineMap::get(dims, 0,
+                       {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx)},
+                       ctx)};
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    iterators.append(batchRank, utils::IteratorType::reduction);
+    Value init = filledTensor(b, loc, type.getShape(), acc,
+                              floatConst(b, loc, acc, 0.0));
+    Value sum =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{init.getType()},
+            ValueRange{op.getIndices(), op.getGrad()}, ValueRange{init}, maps,
+            iterators,
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              Value row = arith::IndexCastOp::create(
+                  nb, nl, a[0].getType(), linalg::IndexOp::create(nb, nl, 0));
+              Value hit = arith::CmpIOp::create(
+                  nb, nl, arith::CmpIPredicate::eq, row, a[0]);
+              Value term = arith::SelectOp::create(
+                  nb, nl, hit, convertScalar(nb, nl, a[1], acc),
+                  floatConst(nb, nl, acc, 0.0));
+              linalg::YieldOp::create(
+                  nb, nl,
+                  arith::AddFOp::create(nb, nl, a[2], term).getResult());
+            })
+            .getResult(0);
+    return convertTensor(b, loc, sum, element);
+  }
+};
+
 struct SgdUpdatePattern : public MPTPattern<SgdUpdateOp> {
   using MPTPattern::MPTPattern;
   Value lower(SgdUpdateOp op, PatternRewriter &b) const override {
@@ -1584,5 +1713,5 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
       ReluGradPattern, GeluGradPattern, SoftmaxCrossEntropyGradPattern,
       NormGradPattern<LayerNormGradOp>, NormGradPattern<BatchNormGradOp>,
       SgdUpdatePattern, ConvBackwardFilterPattern, ConvBackwardDataPattern,
-      MaxPoolGradPattern>(ctx);
+      MaxPoolGradPattern, AvgPoolGradPattern, EmbeddingGradPattern>(ctx);
 }

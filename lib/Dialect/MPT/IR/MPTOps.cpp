@@ -1029,9 +1029,8 @@ LogicalResult SoftmaxCrossEntropyOp::verify() {
   if (std::optional<uint64_t> classes = getNumClasses()) {
     int64_t c = getLogits().getType().getShape().back();
     if (*classes < 1 || (!isDynamic(c) && int64_t(*classes) > c))
-      return emitOpError("classes = ")
-             << *classes << " must be in [1, " << c
-             << "], the size of the class dimension";
+      return emitOpError("classes = ") << *classes << " must be in [1, " << c
+                                       << "], the size of the class dimension";
   }
   return success();
 }
@@ -1199,6 +1198,43 @@ LogicalResult MaxPool2DGradOp::verify() {
            << formatShape(getGrad().getType().getShape())
            << ", but pooling the input gives "
            << formatShape(cast<RankedTensorType>(inferred[0]).getShape());
+  return success();
+}
+
+LogicalResult AvgPool2DGradOp::verify() {
+  AvgPool2DOp::Properties props;
+  props.kernel = getKernelAttr();
+  props.strides = getStridesAttr();
+  props.padding = getPaddingAttr();
+  props.layout = getLayoutAttr();
+  SmallVector<Value> operands = {getResult()};
+  AvgPool2DOp::Adaptor adaptor(operands, DictionaryAttr(), props);
+  SmallVector<Type> inferred;
+  if (failed(inferPool<AvgPool2DOp>(getLoc(), adaptor, inferred)))
+    return failure();
+  if (cast<RankedTensorType>(inferred[0]).getShape() !=
+      getGrad().getType().getShape())
+    return emitOpError("the gradient has shape ")
+           << formatShape(getGrad().getType().getShape())
+           << ", but pooling the result type gives "
+           << formatShape(cast<RankedTensorType>(inferred[0]).getShape());
+  return success();
+}
+
+LogicalResult EmbeddingGradOp::verify() {
+  RankedTensorType table = getType(), grad = getGrad().getType();
+  ArrayRef<int64_t> indices = getIndices().getType().getShape();
+  SmallVector<int64_t> expected(indices);
+  if (table.getRank() == 2)
+    expected.push_back(table.getDimSize(1));
+  if (table.getRank() != 2 || grad.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("expects a rank-2 table gradient and a gradient of "
+                       "shape ")
+           << formatShape(expected)
+           << " (the indices' shape and the row "
+              "width), got "
+           << formatShape(grad.getShape()) << " and "
+           << formatShape(table.getShape());
   return success();
 }
 

@@ -84,6 +84,8 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
      "Tensor Core implicit GEMM, accumulates in fp32"},
     {"mpt.max_pool2d_grad", kClear, "routes the gradient to the maxima"},
     {"mpt.batch_norm_grad", kDeny, "recomputes batch statistics; sums"},
+    {"mpt.avg_pool2d_grad", kInfer, "a small window mean of the gradient"},
+    {"mpt.embedding_grad", kDeny, "sums the gradients of repeated rows"},
     {"mpt.sgd_update", kDeny,
      "the update of an fp32 master weight; small steps vanish in f16"},
 };
@@ -156,6 +158,8 @@ MPT_POLICY_FROM_TABLE(Conv2DBackwardDataOp)
 MPT_POLICY_FROM_TABLE(Conv2DBackwardFilterOp)
 MPT_POLICY_FROM_TABLE(MaxPool2DGradOp)
 MPT_POLICY_FROM_TABLE(BatchNormGradOp)
+MPT_POLICY_FROM_TABLE(AvgPool2DGradOp)
+MPT_POLICY_FROM_TABLE(EmbeddingGradOp)
 #undef MPT_POLICY_FROM_TABLE
 
 //===----------------------------------------------------------------------===//

@@ -478,6 +478,21 @@ LogicalResult Differentiator::visit(Operation *op) {
                        pool.getPaddingAttr(), pool.getLayoutAttr()));
         return success();
       })
+      .Case([&](AvgPool2DOp pool) {
+        accumulate(
+            pool.getInput(),
+            AvgPool2DGradOp::create(b, loc, pool.getInput().getType(), g,
+                                    pool.getKernelAttr(), pool.getStridesAttr(),
+                                    pool.getPaddingAttr(), pool.getLayoutAttr(),
+                                    pool.getCountIncludePadAttr()));
+        return success();
+      })
+      .Case([&](EmbeddingOp emb) {
+        accumulate(emb.getTable(),
+                   EmbeddingGradOp::create(b, loc, emb.getTable().getType(), g,
+                                           emb.getIndices()));
+        return success();
+      })
       .Case([&](BatchNormOp bn) {
         auto grads = BatchNormGradOp::create(
             b, loc,

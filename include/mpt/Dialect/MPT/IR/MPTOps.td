@@ -834,6 +834,56 @@ def MPT_MaxPool2DGradOp : MPT_Op<"max_pool2d_grad",
   let hasVerifier = 1;
 }
 
+def MPT_AvgPool2DGradOp : MPT_Op<"avg_pool2d_grad",
+    [AllElementTypesMatch<["grad", "result"]>]> {
+  let summary = "Gradient of avg_pool2d";
+  let description = [{
+    Spreads each element of `grad` evenly over the input elements of its
+    window (divided by the window's element count, padding excluded unless
+    `count_include_pad`). The result type is the pooled input's type.
+    Attributes as for `mpt.avg_pool2d`.
+
+    Example:
+    ```mlir
+    %dx = mpt.avg_pool2d_grad %dy kernel [2, 2] stride [2, 2]
+        : tensor<8x16x16x16xf32> -> tensor<8x16x32x32xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, DenseI64ArrayAttr:$kernel,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<MPT_LayoutAttr, "::mpt::Layout::nchw">:$layout,
+      UnitAttr:$count_include_pad);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $grad (`layout` `` $layout^)? `kernel` $kernel (`stride` $strides^)?
+    (`pad` $padding^)? (`count_include_pad` $count_include_pad^)? attr-dict
+    `:` type($grad) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_EmbeddingGradOp : MPT_Op<"embedding_grad",
+    [AllElementTypesMatch<["grad", "result"]>]> {
+  let summary = "Gradient of embedding: rows summed by index";
+  let description = [{
+    `result[r, d]` is the sum of `grad[i..., d]` over the positions `i...`
+    where `indices[i...] == r`; the result type is the table's type.
+
+    Example:
+    ```mlir
+    %dt = mpt.embedding_grad %dy, %ids
+        : (tensor<8x16x64xf32>, tensor<8x16xi64>) -> tensor<1000x64xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_IntegerTensor:$indices);
+  let results = (outs MPT_FloatTensor:$result);
+  let assemblyFormat = [{
+    $grad `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def MPT_BatchNormGradOp : MPT_Op<"batch_norm_grad", [
     AllTypesMatch<["input", "grad", "input_grad"]>,
     AllTypesMatch<["scale", "scale_grad", "bias_grad"]>]> {
