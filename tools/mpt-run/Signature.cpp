@@ -133,7 +133,7 @@ static void forEachUse(Value value, bool throughShapeOps,
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
     bool isView =
-        isa<mpt::CastOp>(user) ||
+        isa<mpt::CastOp, mpt::PadOp>(user) ||
         (throughShapeOps &&
          isa<mpt::ReshapeOp, mpt::TransposeOp, mpt::BroadcastOp, mpt::SliceOp>(
              user));

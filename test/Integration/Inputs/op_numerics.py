@@ -1458,6 +1458,69 @@ def _cast_checks(runner):
 
 
 # ---------------------------------------------------------------------------
+# Self-checks of the backward references (float64, no mpt-run)
+# ---------------------------------------------------------------------------
+
+
+def reference_self_checks():
+    """(ok, text): the references of the backward ops against the forward
+    references they differentiate: the adjoint identities of conv2d,
+    <conv2d(x, w), dy> = <x, dx> = <w, dw>, and central differences of
+    pool2d (max) and batch_norm along random directions."""
+    rng = np.random.default_rng(99)
+    worst = {"conv2d adjoint": 0.0, "max_pool2d fd": 0.0,
+             "batch_norm fd": 0.0}
+
+    def note(key, got, want, scale):
+        worst[key] = max(worst[key], abs(got - want) / scale)
+
+    for _, xs, ws, _, kw in CONV_GRADS:
+        x, w = rng.standard_normal(xs), rng.standard_normal(ws)
+        y = conv2d(x, w, **kw)
+        dy = rng.standard_normal(y.shape)
+        dx = conv2d_backward_data(dy, w, xs, **kw)
+        dw = conv2d_backward_filter(x, dy, ws, **kw)
+        scale = np.sum(conv2d(np.abs(x), np.abs(w), **kw) * np.abs(dy))
+        note("conv2d adjoint", np.sum(x * dx), np.sum(y * dy), scale)
+        note("conv2d adjoint", np.sum(w * dw), np.sum(y * dy), scale)
+    # Max pooling is linear near inputs without ties (normal draws).
+    t = 1e-7
+    for _, xarg, kernel, stride, pad, layout in POOL_GRADS:
+        x = rng.standard_normal(xarg.shape)
+        y = pool2d(x, kernel, stride, pad, layout)
+        dy, v = rng.standard_normal(y.shape), rng.standard_normal(x.shape)
+        dx = max_pool2d_grad(dy, x, kernel, stride, pad, layout)
+        fd = (np.sum(dy * pool2d(x + t * v, kernel, stride, pad, layout))
+              - np.sum(dy * pool2d(x - t * v, kernel, stride, pad, layout))) \
+            / (2 * t)
+        note("max_pool2d fd", np.sum(dx * v), fd, np.sum(np.abs(dy)))
+    t = 1e-5
+    for shape, axis, eps in (((2, 3, 4, 4), 1, 1e-5), ((8, 3), -1, 1e-2)):
+        c = shape[axis]
+        x = 3.0 + 2.0 * rng.standard_normal(shape)
+        s, b = rng.standard_normal(c), rng.standard_normal(c)
+        dy = rng.standard_normal(shape)
+        dx, ds, db = batch_norm_grad(dy, x, s, axis, eps)
+
+        def f(x, s, b):
+            return np.sum(dy * batch_norm(x, s, b, axis, eps))
+
+        vx, vs, vb = (rng.standard_normal(shape), rng.standard_normal(c),
+                      rng.standard_normal(c))
+        scale = np.sum(np.abs(dy))
+        for got, dx_, ds_, db_ in ((np.sum(dx * vx), vx, 0, 0),
+                                   (np.sum(ds * vs), 0, vs, 0),
+                                   (np.sum(db * vb), 0, 0, vb)):
+            fd = (f(x + t * dx_, s + t * ds_, b + t * db_)
+                  - f(x - t * dx_, s - t * ds_, b - t * db_)) / (2 * t)
+            note("batch_norm fd", got, fd, scale)
+    tols = {"conv2d adjoint": 1e-13, "max_pool2d fd": 1e-7,
+            "batch_norm fd": 1e-7}
+    ok = all(worst[k] <= tols[k] for k in worst)
+    return ok, ", ".join(f"{k} {worst[k]:.2g}<={tols[k]:.0g}" for k in worst)
+
+
+# ---------------------------------------------------------------------------
 # Coverage: every op of MPTOps.td has a case
 # ---------------------------------------------------------------------------
 
@@ -1512,6 +1575,12 @@ def main():
     if not pattern:
         ok, text = coverage()
         report(ok, f"coverage: {text}")
+    if not pattern or pattern.search("reference self-checks"):
+        try:
+            ok, text = reference_self_checks()
+            report(ok, f"reference self-checks: {text}")
+        except Exception as error:  # pylint: disable=broad-except
+            report(False, f"reference self-checks: error: {error}")
     try:
         for case in CASES:
             for dt in case.dtypes:
