@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """CPU benchmark: fp32 versus mixed precision, measured side by side.
 
-For each example (the MLP and the transformer block) this compiles the graph
-as written (fp32) and after mpt-auto-mixed-precision (f16 and bf16), runs
+For each example (the MLP and the transformer block) this builds an SGD
+training step, as written (fp32) and after mpt-auto-mixed-precision and
+mpt-master-weights (f16 and bf16), runs
 each variant with mpt-run for a number of steps in the same process order
 (interleaved, so a noisy machine affects every variant alike), and prints:
 
-  - the median time of one call (ms) and its ratio to fp32;
-  - the bytes of tensors the compiled program allocates (memref.alloc /
-    memref.alloca after bufferization), and the bytes of its arguments.
+  - the median time of one training step (ms) and its ratio to fp32;
+  - the bytes of tensors the compiled step allocates (memref.alloc /
+    memref.alloca after bufferization), and the bytes it keeps
+    (mpt-memory-report: parameters, working copies, gradients, optimizer
+    state, activations kept for backward), with the activations apart.
 
 The CPU has no half-precision arithmetic units: LLVM promotes f16/bf16 math
 to f32 and rounds after every op, so mixed precision is expected to be
@@ -29,15 +32,18 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = ["mlp", "transformer_block"]
+STEP = ["--mpt-build-train-step=optimizer=sgd lr=0.01", "-canonicalize"]
 VARIANTS = [
-    ("fp32", []),
-    ("f16", ["--mpt-auto-mixed-precision=type=f16"]),
-    ("bf16", ["--mpt-auto-mixed-precision=type=bf16"]),
+    ("fp32", STEP),
+    ("f16", STEP + ["--mpt-auto-mixed-precision=type=f16",
+                    "--mpt-master-weights"]),
+    ("bf16", STEP + ["--mpt-auto-mixed-precision=type=bf16",
+                     "--mpt-master-weights"]),
 ]
 BYTES = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2, "i64": 8, "i32": 4,
          "i8": 1, "f8E4M3FN": 1, "f8E5M2": 1, "i1": 1}
-ALLOC = re.compile(r"memref\.alloca?\(\)[^:]*:\s*memref<([0-9x]*)x?([a-zA-Z0-9]+)>")
-MEMREF = re.compile(r"memref<([0-9x]*?)x?([a-zA-Z][a-zA-Z0-9]*)>")
+ALLOC = re.compile(r"memref\.alloca?\(\)(?: \{[^}]*\})?\s*:\s*memref<((?:\d+x)*)([a-zA-Z][a-zA-Z0-9]*)>")
+MEMREF = re.compile(r"memref<((?:\d+x)*)([a-zA-Z][a-zA-Z0-9]*)>")
 
 
 def run(cmd, **kw):
@@ -59,17 +65,22 @@ def allocated_bytes(opt, source, flags):
     return sum(nbytes(s, e) for s, e in ALLOC.findall(ir))
 
 
-def argument_bytes(opt, source, flags):
-    ir = run([opt, source, *flags]).stdout
-    sig = ir[ir.index("func.func"):ir.index("{", ir.index("func.func"))]
-    total = 0
-    for shape, element in re.findall(r"tensor<([0-9x]*?)x?([a-zA-Z][a-zA-Z0-9]*)>", sig):
-        total += nbytes(shape, element)
-    return total
+def kept_bytes(opt, source, flags, tmp):
+    """Bytes a training step keeps (mpt-memory-report: parameters, working
+    copies, gradients, optimizer state, activations kept for backward)."""
+    path = os.path.join(tmp, "memory.json")
+    run([opt, source, *flags, f"--mpt-memory-report=report={path}",
+         "-o", os.devnull])
+    with open(path) as f:
+        report = json.load(f)
+    step = next(r for r in report if r["function"] == "train_step")
+    return step["total_bytes"], step["categories"][
+        "activations kept for backward"]["bytes"]
 
 
 def time_call(runner, source, steps):
-    out = run([runner, source, "--seed=1", f"--steps={steps}", "--json"]).stdout
+    out = run([runner, source, "--entry=train_step", "--seed=1",
+               f"--steps={steps}", "--json"]).stdout
     report = json.loads(out)
     return [s["ms"] for s in report["steps"]]
 
@@ -101,14 +112,16 @@ def main():
             base = statistics.median(times["fp32"])
             for name, flags in VARIANTS:
                 median = statistics.median(times[name])
+                kept, activations = kept_bytes(opt, source, flags, tmp)
                 rows.append((example, name, median, median / base,
-                             allocated_bytes(opt, source, flags),
-                             argument_bytes(opt, source, flags)))
+                             allocated_bytes(opt, source, flags), kept,
+                             activations))
 
-    print(f"{'example':<18} {'variant':<6} {'ms/call':>9} {'vs fp32':>8} "
-          f"{'alloc bytes':>12} {'arg bytes':>10}")
-    for example, name, ms, ratio, alloc, argb in rows:
-        print(f"{example:<18} {name:<6} {ms:9.3f} {ratio:7.2f}x {alloc:12d} {argb:10d}")
+    print(f"{'example':<18} {'variant':<6} {'ms/step':>9} {'vs fp32':>8} "
+          f"{'alloc bytes':>12} {'kept bytes':>11} {'activations':>12}")
+    for example, name, ms, ratio, alloc, kept, act in rows:
+        print(f"{example:<18} {name:<6} {ms:9.3f} {ratio:7.2f}x {alloc:12d} "
+              f"{kept:11d} {act:12d}")
     return 0
 
 
