@@ -131,6 +131,17 @@ FailureOr<SmallVector<int64_t>> mpt::broadcastShapes(ArrayRef<int64_t> lhs,
   return result;
 }
 
+Value mpt::createFloatSplat(OpBuilder &builder, Location loc,
+                            RankedTensorType type, double value) {
+  auto element = cast<FloatType>(type.getElementType());
+  APFloat v(value);
+  bool losesInfo;
+  v.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return ConstantOp::create(builder, loc, type,
+                            DenseElementsAttr::get(type, v));
+}
+
 bool mpt::isLosslessFloatCast(Type from, Type to) {
   auto f = dyn_cast<FloatType>(from);
   auto t = dyn_cast<FloatType>(to);

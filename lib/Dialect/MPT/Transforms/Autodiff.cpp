@@ -41,12 +41,7 @@ public:
 
   /// A constant tensor of `type` with every element `value`.
   Value splat(Location loc, RankedTensorType type, double value) {
-    auto element = cast<FloatType>(type.getElementType());
-    APFloat v(value);
-    bool losesInfo;
-    v.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &losesInfo);
-    return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, v));
+    return createFloatSplat(b, loc, type, value);
   }
 
   /// A rank-0 constant of `element`.

@@ -302,14 +302,11 @@ struct BuildTrainStepPass
   }
 
   static Value scalar(OpBuilder &b, Location loc, Value like, double value) {
-    auto type = RankedTensorType::get(
-        {}, cast<RankedTensorType>(like.getType()).getElementType());
-    auto element = cast<FloatType>(type.getElementType());
-    APFloat v(value);
-    bool losesInfo;
-    v.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &losesInfo);
-    return ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, v));
+    return createFloatSplat(
+        b, loc,
+        RankedTensorType::get(
+            {}, cast<RankedTensorType>(like.getType()).getElementType()),
+        value);
   }
   static Value add(OpBuilder &b, Location loc, Value x, Value y) {
     return AddOp::create(b, loc, x, y);
