@@ -44,25 +44,35 @@ Type computeType(Type element) {
 }
 
 /// Rounds an f64 scalar to a float type narrower than f32 with a single
-/// rounding: f64 -> f32 rounds to odd (toward zero, then the last bit set
-/// when inexact), and the final f32 -> `to` rounds to nearest even. A plain
-/// f64 -> f32 -> `to` would round twice.
+/// rounding: f64 -> f32 rounds to odd (to nearest, stepped back toward zero
+/// when that went up in magnitude, then the last bit set when inexact), and
+/// the final f32 -> `to` rounds to nearest even. A plain f64 -> f32 -> `to`
+/// would round twice.
 Value truncFromF64(OpBuilder &b, Location loc, Value v, Type to) {
-  Type f32 = b.getF32Type(), i32 = b.getI32Type();
-  Value t = arith::TruncFOp::create(
-      b, loc, f32, v,
-      arith::RoundingModeAttr::get(b.getContext(),
-                                   arith::RoundingMode::toward_zero),
-      arith::FastMathFlagsAttr());
-  Value back = arith::ExtFOp::create(b, loc, b.getF64Type(), t);
+  Type f32 = b.getF32Type(), f64 = b.getF64Type(), i32 = b.getI32Type();
+  auto i32Const = [&](int32_t c) {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(c));
+  };
+  Value nearest = arith::TruncFOp::create(b, loc, f32, v);
+  Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
+  // |nearest| > |v|: one step toward zero (the bits of an IEEE magnitude are
+  // ordered, so that is bits - 1; inf becomes the largest finite float).
+  Value absNearest =
+      math::AbsFOp::create(b, loc, arith::ExtFOp::create(b, loc, f64, nearest));
+  Value absV = math::AbsFOp::create(b, loc, v);
+  Value up = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                   absNearest, absV);
+  Value towardZero = arith::SelectOp::create(
+      b, loc, up, arith::SubIOp::create(b, loc, bits, i32Const(1)), bits);
+  Value truncated = arith::BitcastOp::create(b, loc, f32, towardZero);
   Value inexact =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, v);
-  Value bits = arith::BitcastOp::create(b, loc, i32, t);
-  Value odd = arith::OrIOp::create(
-      b, loc, bits, arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(1)));
-  Value rounded = arith::BitcastOp::create(
-      b, loc, f32, arith::SelectOp::create(b, loc, inexact, odd, bits));
-  return arith::TruncFOp::create(b, loc, to, rounded);
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                            arith::ExtFOp::create(b, loc, f64, truncated), v);
+  Value odd = arith::SelectOp::create(
+      b, loc, inexact, arith::OrIOp::create(b, loc, towardZero, i32Const(1)),
+      towardZero);
+  return arith::TruncFOp::create(b, loc, to,
+                                 arith::BitcastOp::create(b, loc, f32, odd));
 }
 
 /// Converts a scalar between numeric types (extf/truncf for floats, rounding

@@ -21,7 +21,8 @@ Inputs and references
 
 Tolerances (a case passes when err <= tol; the line shows both)
   * exact: data movement, neg/abs/relu/max/min, relu_grad, reduce_max,
-    max_pool2d, embedding, constant and casts: the result equals the
+    max_pool2d, max_pool2d_grad with non-overlapping windows, embedding,
+    constant and casts: the result equals the
     (rounded) reference exactly; err = max |out - ref|.
   * f32, elementwise ops: allclose with rtol = 1e-5, atol = 1e-6, reported as
     err = max |out - ref| / (|ref| + atol/rtol), tol = 1e-5.
@@ -32,8 +33,10 @@ Tolerances (a case passes when err <= tol; the line shows both)
     |out - ref| <= rtol |ref| + atol with rtol = 2^-10 (f16) or 2^-7 (bf16),
     and atol the smallest subnormal of the type (2^-24, 2^-133). Reported as
     err = max |out - ref| / (|ref| + atol/rtol), tol = rtol.
-  * f16 / bf16, contractions and sums (matmul, batch_matmul, conv2d,
-    reduce_sum/mean, avg_pool2d, global_avg_pool): one ulp plus the classical
+  * f16 / bf16, contractions and sums (matmul, batch_matmul, conv2d and its
+    backward_data / backward_filter, reduce_sum/mean, avg_pool2d,
+    global_avg_pool, max_pool2d_grad with overlapping windows,
+    avg_pool2d_grad, embedding_grad): one ulp plus the classical
     floating-point summation bound of the accumulator:
     |out - ref| <= rtol |ref| + atol + gamma_{K+1}(u) * (|op|(|inputs|)),
     gamma_n(u) = n u / (1 - n u), K the number of summed terms, u the unit
@@ -44,15 +47,19 @@ Tolerances (a case passes when err <= tol; the line shows both)
     term folded into the denominator; tol = rtol.
   * f16 / bf16, other ops computed in f32 and rounded once (softmax,
     log_softmax, layer_norm, batch_norm, losses, softmax_cross_entropy_grad,
-    layer_norm_grad): one ulp plus an absolute slack of 2^-18 * max|ref|
-    (64 f32 ulps of the largest result, for the f32 arithmetic inside the op;
-    1/256 of an f16 ulp there).
+    layer_norm_grad, batch_norm_grad): one ulp plus an absolute slack of
+    2^-18 * max|ref| (64 f32 ulps of the largest result, for the f32
+    arithmetic inside the op; 1/256 of an f16 ulp there).
   * matmul accuracy: with f16 (and bf16) inputs, acc(f32) must be closer than
     the plain matmul (accumulation in the element type), normwise, both to the
     exact product of the rounded inputs and to the f32 reference (the product
     of the unrounded float32 inputs).
   * coverage: every op defined in include/mpt/Dialect/MPT/IR/MPTOps.td must
     appear in some case.
+  * reference self-checks (float64, no mpt-run): the references of the
+    backward ops against the forward references, through the adjoint
+    identities of the linear ops (conv2d, average pooling, embedding) and
+    central differences of max pooling and batch_norm.
   * cast rounding: bit-exact results (NaN only has to stay NaN) for tables of
     ties, subnormals, overflow, NaN and signed zeros, random bit patterns and
     all 65536 f16 / bf16 values.
@@ -493,6 +500,37 @@ def max_pool2d_grad(dy, x, kernel, stride=(1, 1), pad=(0, 0, 0, 0),
             hit = win == win.max(axis=(2, 3), keepdims=True)
             dx[:, :, hs:he, ws:we] += hit * dy[:, :, i:i + 1, j:j + 1]
     return dx.transpose(0, 2, 3, 1) if layout == "nhwc" else dx
+
+
+def avg_pool2d_grad(dy, in_shape, kernel, stride=(1, 1), pad=(0, 0, 0, 0),
+                    layout="nchw", count_include_pad=False):
+    """Each dy[n, c, i, j] spread evenly over the input elements of window
+    (i, j): divided by kh kw with count_include_pad, else by the number of
+    window elements inside the input (the padding gets nothing)."""
+    if layout == "nhwc":
+        dy = dy.transpose(0, 3, 1, 2)
+        n, h, w, c = in_shape
+    else:
+        n, c, h, w = in_shape
+    _, _, oh, ow = dy.shape
+    dx = np.zeros((n, c, h, w))
+    for i in range(oh):
+        for j in range(ow):
+            h0, w0 = i * stride[0] - pad[0], j * stride[1] - pad[2]
+            hs, he = max(h0, 0), min(h0 + kernel[0], h)
+            ws, we = max(w0, 0), min(w0 + kernel[1], w)
+            count = (kernel[0] * kernel[1] if count_include_pad
+                     else (he - hs) * (we - ws))
+            dx[:, :, hs:he, ws:we] += dy[:, :, i:i + 1, j:j + 1] / count
+    return dx.transpose(0, 2, 3, 1) if layout == "nhwc" else dx
+
+
+def embedding_grad(dy, ids, rows):
+    """result[r, d] = sum of dy[i..., d] over the positions with ids[i...] = r."""
+    out = np.zeros((rows, dy.shape[-1]))
+    np.add.at(out, np.asarray(ids, dtype=np.int64).reshape(-1),
+              dy.reshape(-1, dy.shape[-1]))
+    return out
 
 
 def batch_norm_grad(dy, x, scale, axis=1, eps=1e-5):
@@ -1065,6 +1103,58 @@ for name, xarg, kernel, stride, pad, layout in POOL_GRADS:
         K=(-(-kernel[0] // stride[0])) * (-(-kernel[1] // stride[1])),
         acc=True)
 
+# avg_pool2d_grad: sums of dy / count over the windows reading an element
+# (accumulated in f32 for f16/bf16).
+AVG_GRADS = [
+    # name, input shape, kernel, stride, pad, layout, count_include_pad
+    ("2x2/2", (2, 2, 4, 6), (2, 2), (2, 2), (0, 0, 0, 0), "nchw", False),
+    # the last row and column are read by no window: their gradient is 0
+    ("2x2/2 unread edge", (1, 2, 5, 5), (2, 2), (2, 2), (0, 0, 0, 0), "nchw",
+     False),
+    ("3x3/2 pad", (1, 2, 5, 6), (3, 3), (2, 2), (1, 1, 1, 0), "nchw", False),
+    ("3x3/2 pad count_include_pad", (1, 2, 5, 6), (3, 3), (2, 2),
+     (1, 1, 1, 0), "nchw", True),
+    ("nhwc 3x3/1 pad", (1, 4, 5, 3), (3, 3), (1, 1), (1, 1, 1, 1), "nhwc",
+     False),
+    ("nhwc 3x3/1 pad count_include_pad", (1, 4, 5, 3), (3, 3), (1, 1),
+     (1, 1, 1, 1), "nhwc", True),
+    ("nhwc 2x3/2 pad", (2, 5, 6, 2), (2, 3), (2, 2), (1, 0, 1, 1), "nhwc",
+     False),
+]
+for name, xs, kernel, stride, pad, layout, cip in AVG_GRADS:
+    if layout == "nhwc":
+        n, h, w, c = xs
+    else:
+        n, c, h, w = xs
+    oh = (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1
+    ow = (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1
+    ys = (n, oh, ow, c) if layout == "nhwc" else (n, c, oh, ow)
+    attrs = (("layout<nhwc> " if layout == "nhwc" else "")
+             + f"kernel [{kernel[0]}, {kernel[1]}] "
+             + f"stride [{stride[0]}, {stride[1]}] "
+             + ("pad [{}, {}, {}, {}] ".format(*pad) if any(pad) else "")
+             + ("count_include_pad " if cip else ""))
+    kw = dict(kernel=kernel, stride=stride, pad=pad, layout=layout,
+              count_include_pad=cip)
+    add(f"avg_pool2d_grad {name}", [N(_dims(ys))], _dims(xs),
+        "mpt.avg_pool2d_grad %a0 " + attrs + ": {t0} -> {r0}",
+        lambda dy, xs=xs, kw=kw: avg_pool2d_grad(dy, xs, **kw), "dot",
+        absref=lambda dy, xs=xs, kw=kw: avg_pool2d_grad(np.abs(dy), xs, **kw),
+        K=(-(-kernel[0] // stride[0])) * (-(-kernel[1] // stride[1])),
+        acc=True)
+
+# embedding_grad: rows summed by index (repeated indices, unused rows).
+for name, dys, ids, rows in (
+        ("i64", "2x3x4", IDX("2x3", 5), 5),
+        ("i32 repeats", "7x3", IDX("7", 4, "i32"), 4),
+        ("i64 fixed (rows 2 and 4 unused)", "6x5",
+         FIXED("6", [1, 1, 1, 0, 1, 3], "i64"), 5)):
+    add(f"embedding_grad {name}", [N(dys), ids], f"{rows}x{dys.split('x')[-1]}",
+        "mpt.embedding_grad %a0, %a1 : ({t0}, {t1}) -> {r0}",
+        lambda dy, i, rows=rows: embedding_grad(dy, i, rows), "dot",
+        absref=lambda dy, i, rows=rows: embedding_grad(np.abs(dy), i, rows),
+        K=int(np.prod(ids.shape)), acc=True)
+
 # batch_norm_grad (batch statistics recomputed; x off-centre in one case).
 OFF_CENTRE = Arg("2x3x3x4", lambda r, s: 3.0 + 2.0 * r.standard_normal(s))
 add("batch_norm_grad nchw", [N("2x3x4x4"), N("2x3x4x4", 2.0), N("3")],
@@ -1464,9 +1554,10 @@ def _cast_checks(runner):
 
 def reference_self_checks():
     """(ok, text): the references of the backward ops against the forward
-    references they differentiate: the adjoint identities of conv2d,
-    <conv2d(x, w), dy> = <x, dx> = <w, dw>, and central differences of
-    pool2d (max) and batch_norm along random directions."""
+    references they differentiate: the adjoint identities of the linear ops
+    (conv2d: <conv2d(x, w), dy> = <x, dx> = <w, dw>; average pooling;
+    embedding lookups), and central differences of pool2d (max) and
+    batch_norm along random directions."""
     rng = np.random.default_rng(99)
     worst = {"conv2d adjoint": 0.0, "max_pool2d fd": 0.0,
              "batch_norm fd": 0.0}
@@ -1514,8 +1605,24 @@ def reference_self_checks():
             fd = (f(x + t * dx_, s + t * ds_, b + t * db_)
                   - f(x - t * dx_, s - t * ds_, b - t * db_)) / (2 * t)
             note("batch_norm fd", got, fd, scale)
+    # Average pooling and embedding lookups are linear: adjoint identities.
+    worst["avg_pool2d adjoint"] = worst["embedding adjoint"] = 0.0
+    for _, xs, kernel, stride, pad, layout, cip in AVG_GRADS:
+        x = rng.standard_normal(xs)
+        y = pool2d(x, kernel, stride, pad, layout, "avg", cip)
+        dy = rng.standard_normal(y.shape)
+        dx = avg_pool2d_grad(dy, xs, kernel, stride, pad, layout, cip)
+        note("avg_pool2d adjoint", np.sum(x * dx), np.sum(y * dy),
+             np.sum(np.abs(x)) * np.max(np.abs(dy)))
+    for rows, shape in ((5, (2, 3)), (4, (7,))):
+        table = rng.standard_normal((rows, 3))
+        ids = rng.integers(0, rows, shape)
+        dy = rng.standard_normal(shape + (3,))
+        note("embedding adjoint", np.sum(table * embedding_grad(dy, ids, rows)),
+             np.sum(table[ids] * dy), np.sum(np.abs(table[ids] * dy)))
     tols = {"conv2d adjoint": 1e-13, "max_pool2d fd": 1e-7,
-            "batch_norm fd": 1e-7}
+            "batch_norm fd": 1e-7, "avg_pool2d adjoint": 1e-13,
+            "embedding adjoint": 1e-13}
     ok = all(worst[k] <= tols[k] for k in worst)
     return ok, ", ".join(f"{k} {worst[k]:.2g}<={tols[k]:.0g}" for k in worst)
 
