@@ -131,16 +131,6 @@ func.func @region(%x: tensor<4xf32> {mpt.role = #mpt.role<parameter>}) -> tensor
 
 // -----
 
-// The rule of mpt.slice covers unit strides only.
-func.func @strided_slice(%x: tensor<4xf32> {mpt.role = #mpt.role<parameter>}) -> tensor<f32> {
-  // expected-error @+1 {{'mpt.slice' op has no gradient rule for strides other than 1}}
-  %y = mpt.slice %x offsets = [0] sizes = [2] strides = [2] : tensor<4xf32> -> tensor<2xf32>
-  %s = mpt.reduce_sum %y axes = [0] : tensor<2xf32> -> tensor<f32>
-  return %s : tensor<f32>
-}
-
-// -----
-
 // An op without a rule is fine when the loss does not depend on it.
 func.func @off_path(%x: tensor<4xf32> {mpt.role = #mpt.role<parameter>}, %y: tensor<4xf32>)
     -> (tensor<f32> {mpt.role = #mpt.role<loss>}, tensor<4xf32>) {

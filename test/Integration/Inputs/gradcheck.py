@@ -433,6 +433,16 @@ def movement_cases():
         f" : {T((2, 4, 3))} -> {T((2, 2, 2))}",
         lambda a: a["x"][:, 1:3, 0:2])
     yield weighted(
+        "slice_strided", [P("x", (5, 7))], (2, 3),
+        f"%y = mpt.slice %x offsets = [1, 0] sizes = [2, 3] strides = [3, 2]"
+        f" : {T((5, 7))} -> {T((2, 3))}",
+        lambda a: a["x"][1:5:3, 0:6:2])
+    yield weighted(
+        "slice_strided_to_end", [P("x", (6,))], (3,),
+        f"%y = mpt.slice %x offsets = [1] sizes = [3] strides = [2]"
+        f" : {T((6,))} -> {T((3,))}",
+        lambda a: a["x"][1:6:2])
+    yield weighted(
         "pad", [P("x", (2, 3))], (3, 5),
         f"%y = mpt.pad %x low = [1, 0] high = [0, 2] value = 3.0 : {T((2, 3))} -> {T((3, 5))}",
         lambda a: np.pad(a["x"], ((1, 0), (0, 2)), constant_values=3.0))

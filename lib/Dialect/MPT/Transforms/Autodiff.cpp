@@ -337,19 +337,44 @@ LogicalResult Differentiator::visit(Operation *op) {
                      CastOp::create(b, loc, cast.getInput().getType(), g));
         return success();
       })
-      .Case([&](SliceOp slice) -> LogicalResult {
-        if (llvm::any_of(slice.getStridesOrOnes(),
-                         [](int64_t s) { return s != 1; }))
-          return slice.emitOpError(
-              "has no gradient rule for strides other than 1");
+      .Case([&](SliceOp slice) {
+        // Spread each strided dimension back: element k of the gradient
+        // goes to offset + k * stride, zeros in between (reshape to
+        // [..., size, 1, ...], pad to [..., size, stride, ...], reshape to
+        // [..., size * stride, ...]), then pad the offsets and crop to the
+        // input.
         RankedTensorType in = slice.getInput().getType();
-        SmallVector<int64_t> high;
-        for (auto [d, o, s] :
-             llvm::zip(in.getShape(), slice.getOffsets(), slice.getSizes()))
-          high.push_back(d - o - s);
-        accumulate(
-            slice.getInput(),
-            PadOp::create(b, loc, g, slice.getOffsets(), high, APFloat(0.0)));
+        SmallVector<int64_t> strides = slice.getStridesOrOnes();
+        Value spread = g;
+        for (auto [d, stride] : llvm::enumerate(strides)) {
+          if (stride == 1)
+            continue;
+          SmallVector<int64_t> shape(tensorType(spread).getShape());
+          int64_t size = shape[d];
+          SmallVector<int64_t> split(shape);
+          split.insert(split.begin() + d + 1, 1);
+          Value v = ReshapeOp::create(b, loc, tensorType(spread).clone(split),
+                                      spread);
+          SmallVector<int64_t> low(split.size(), 0), high(split.size(), 0);
+          high[d + 1] = stride - 1;
+          v = PadOp::create(b, loc, v, low, high, APFloat(0.0));
+          shape[d] = size * stride;
+          spread =
+              ReshapeOp::create(b, loc, tensorType(spread).clone(shape), v);
+        }
+        // Crop what runs past the input, then pad to the input's shape.
+        SmallVector<int64_t> keep(tensorType(spread).getShape()), high;
+        for (auto [d, o] : llvm::enumerate(slice.getOffsets())) {
+          keep[d] = std::min(keep[d], in.getDimSize(d) - o);
+          high.push_back(in.getDimSize(d) - o - keep[d]);
+        }
+        if (ArrayRef<int64_t>(keep) != tensorType(spread).getShape())
+          spread = SliceOp::create(b, loc, spread,
+                                   SmallVector<int64_t>(keep.size(), 0), keep,
+                                   nullptr);
+        accumulate(slice.getInput(),
+                   PadOp::create(b, loc, spread, slice.getOffsets(), high,
+                                 APFloat(0.0)));
         return success();
       })
       .Case([&](PadOp pad) {
