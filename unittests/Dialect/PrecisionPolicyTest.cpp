@@ -80,6 +80,8 @@ const Expected kExpected[] = {
     {"mpt.softmax_cross_entropy_grad", D},
     {"mpt.layer_norm_grad", D},
     {"mpt.sgd_update", D},
+    {"mpt.momentum_update", D},
+    {"mpt.adam_update", D},
     {"mpt.conv2d_backward_data", A},
     {"mpt.conv2d_backward_filter", A},
     {"mpt.max_pool2d_grad", C},

@@ -1630,6 +1630,117 @@ struct EmbeddingGradPattern : public MPTPattern<EmbeddingGradOp> {
   }
 };
 
+/// An elementwise linalg.generic over `inputs` (same shape as `type`, or
+/// rank-0 scalars) with one output per value `body` returns.
+SmallVector<Value> buildMultiElementwise(
+    OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
+    unsigned numOutputs,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = type.getRank();
+  Type element = type.getElementType(), acc = computeType(element);
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs)
+    maps.push_back(tensorType(in).getRank() == 0
+                       ? AffineMap::get(rank, 0, {}, ctx)
+                       : AffineMap::getMultiDimIdentityMap(rank, ctx));
+  SmallVector<Value> inits;
+  for (unsigned i = 0; i < numOutputs; ++i) {
+    inits.push_back(emptyTensor(b, loc, type.getShape(), element));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  }
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, ValueRange(inits).getTypes(), inputs, inits, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        SmallVector<Value> in;
+        for (Value a : args.take_front(inputs.size()))
+          in.push_back(convertScalar(nb, nl, a, acc));
+        SmallVector<Value> out;
+        for (Value r : body(nb, nl, in))
+          out.push_back(convertScalar(nb, nl, r, element));
+        linalg::YieldOp::create(nb, nl, out);
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+struct MomentumUpdatePattern : public OpRewritePattern<MomentumUpdateOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MomentumUpdateOp op,
+                                PatternRewriter &b) const override {
+    if (failed(checkStatic(op, b)))
+      return failure();
+    double lr = op.getLr().convertToDouble();
+    double mu = op.getMomentum().convertToDouble();
+    double wd = op.getWeightDecay().convertToDouble();
+    SmallVector<Value> results = buildMultiElementwise(
+        b, op.getLoc(), op.getParam().getType(),
+        {op.getParam(), op.getGrad(), op.getVelocity()}, 2,
+        [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+          Type t = a[0].getType();
+          auto c = [&](double v) { return floatConst(nb, l, t, v); };
+          Value g = a[1];
+          if (wd != 0.0)
+            g = arith::AddFOp::create(
+                nb, l, g, arith::MulFOp::create(nb, l, c(wd), a[0]));
+          Value v = arith::AddFOp::create(
+              nb, l, arith::MulFOp::create(nb, l, c(mu), a[2]), g);
+          Value p = arith::SubFOp::create(
+              nb, l, a[0], arith::MulFOp::create(nb, l, c(lr), v));
+          return {p, v};
+        });
+    b.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct AdamUpdatePattern : public OpRewritePattern<AdamUpdateOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AdamUpdateOp op,
+                                PatternRewriter &b) const override {
+    if (failed(checkStatic(op, b)))
+      return failure();
+    double lr = op.getLr().convertToDouble();
+    double b1 = op.getBeta1().convertToDouble();
+    double b2 = op.getBeta2().convertToDouble();
+    double eps = op.getEps().convertToDouble();
+    double wd = op.getWeightDecay().convertToDouble();
+    SmallVector<Value> results = buildMultiElementwise(
+        b, op.getLoc(), op.getParam().getType(),
+        {op.getParam(), op.getGrad(), op.getM(), op.getV(), op.getStep()}, 3,
+        [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+          Type t = a[0].getType();
+          auto c = [&](double v) { return floatConst(nb, l, t, v); };
+          auto mul = [&](Value x, Value y) {
+            return arith::MulFOp::create(nb, l, x, y).getResult();
+          };
+          auto add = [&](Value x, Value y) {
+            return arith::AddFOp::create(nb, l, x, y).getResult();
+          };
+          Value g = a[1];
+          if (wd != 0.0)
+            g = add(g, mul(c(wd), a[0]));
+          Value m = add(mul(c(b1), a[2]), mul(c(1 - b1), g));
+          Value v = add(mul(c(b2), a[3]), mul(c(1 - b2), mul(g, g)));
+          Value step = convertScalar(nb, l, a[4], t);
+          auto correction = [&](double beta) {
+            return arith::SubFOp::create(
+                nb, l, c(1.0), math::PowFOp::create(nb, l, c(beta), step));
+          };
+          Value mhat = arith::DivFOp::create(nb, l, m, correction(b1));
+          Value vhat = arith::DivFOp::create(nb, l, v, correction(b2));
+          Value denom = add(math::SqrtOp::create(nb, l, vhat), c(eps));
+          Value p = arith::SubFOp::create(
+              nb, l, a[0],
+              mul(c(lr), arith::DivFOp::create(nb, l, mhat, denom)));
+          return {p, m, v};
+        });
+    b.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct SgdUpdatePattern : public MPTPattern<SgdUpdateOp> {
   using MPTPattern::MPTPattern;
   Value lower(SgdUpdateOp op, PatternRewriter &b) const override {
@@ -1723,5 +1834,6 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
       ReluGradPattern, GeluGradPattern, SoftmaxCrossEntropyGradPattern,
       NormGradPattern<LayerNormGradOp>, NormGradPattern<BatchNormGradOp>,
       SgdUpdatePattern, ConvBackwardFilterPattern, ConvBackwardDataPattern,
-      MaxPoolGradPattern, AvgPoolGradPattern, EmbeddingGradPattern>(ctx);
+      MaxPoolGradPattern, AvgPoolGradPattern, EmbeddingGradPattern,
+      MomentumUpdatePattern, AdamUpdatePattern>(ctx);
 }

@@ -1271,6 +1271,28 @@ int64_t BatchNormGradOp::getNormalizedAxis() {
   return *normalizeAxis(getAxis(), getInput().getType().getRank());
 }
 
+LogicalResult MomentumUpdateOp::verify() {
+  double lr = getLr().convertToDouble(), mu = getMomentum().convertToDouble();
+  if (lr < 0 || mu < 0 || mu >= 1 || getWeightDecay().convertToDouble() < 0)
+    return emitOpError("expects lr >= 0, momentum in [0, 1) and "
+                       "weight_decay >= 0, got lr = ")
+           << lr << ", momentum = " << mu
+           << ", weight_decay = " << getWeightDecay().convertToDouble();
+  return success();
+}
+
+LogicalResult AdamUpdateOp::verify() {
+  double lr = getLr().convertToDouble(), b1 = getBeta1().convertToDouble(),
+         b2 = getBeta2().convertToDouble(), eps = getEps().convertToDouble();
+  if (lr < 0 || b1 < 0 || b1 >= 1 || b2 < 0 || b2 >= 1 || eps <= 0 ||
+      getWeightDecay().convertToDouble() < 0)
+    return emitOpError("expects lr >= 0, beta1 and beta2 in [0, 1), eps > 0 "
+                       "and weight_decay >= 0, got lr = ")
+           << lr << ", beta1 = " << b1 << ", beta2 = " << b2
+           << ", eps = " << eps;
+  return success();
+}
+
 LogicalResult SgdUpdateOp::verify() {
   if (getLr().convertToDouble() < 0 || getWeightDecay().convertToDouble() < 0)
     return emitOpError("expects lr >= 0 and weight_decay >= 0, got lr = ")

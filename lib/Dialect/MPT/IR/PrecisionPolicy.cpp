@@ -86,6 +86,10 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.batch_norm_grad", kDeny, "recomputes batch statistics; sums"},
     {"mpt.avg_pool2d_grad", kInfer, "a small window mean of the gradient"},
     {"mpt.embedding_grad", kDeny, "sums the gradients of repeated rows"},
+    {"mpt.momentum_update", kDeny,
+     "the update of an fp32 master weight and its velocity"},
+    {"mpt.adam_update", kDeny,
+     "the update of an fp32 master weight and its moments"},
     {"mpt.sgd_update", kDeny,
      "the update of an fp32 master weight; small steps vanish in f16"},
 };
@@ -154,6 +158,8 @@ MPT_POLICY_FROM_TABLE(GeluGradOp)
 MPT_POLICY_FROM_TABLE(SoftmaxCrossEntropyGradOp)
 MPT_POLICY_FROM_TABLE(LayerNormGradOp)
 MPT_POLICY_FROM_TABLE(SgdUpdateOp)
+MPT_POLICY_FROM_TABLE(MomentumUpdateOp)
+MPT_POLICY_FROM_TABLE(AdamUpdateOp)
 MPT_POLICY_FROM_TABLE(Conv2DBackwardDataOp)
 MPT_POLICY_FROM_TABLE(Conv2DBackwardFilterOp)
 MPT_POLICY_FROM_TABLE(MaxPool2DGradOp)

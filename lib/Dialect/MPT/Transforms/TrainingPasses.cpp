@@ -225,48 +225,24 @@ struct BuildTrainStepPass
                                               b.getF64FloatAttr(weightDecay)));
         continue;
       }
-      if (weightDecay > 0)
-        grad =
-            add(b, loc, grad, mul(b, loc, p, scalar(b, loc, p, weightDecay)));
       if (optimizer == "momentum") {
-        Value v =
-            add(b, loc, mul(b, loc, stateArgs[i], scalar(b, loc, p, momentum)),
-                grad);
-        updated.push_back(
-            SubOp::create(b, loc, p, mul(b, loc, v, scalar(b, loc, p, lr))));
-        states.push_back(v);
+        auto update = MomentumUpdateOp::create(
+            b, loc, TypeRange{p.getType(), p.getType()}, p, grad, stateArgs[i],
+            b.getF64FloatAttr(lr), b.getF64FloatAttr(momentum),
+            b.getF64FloatAttr(weightDecay));
+        updated.push_back(update.getNewParam());
+        states.push_back(update.getNewVelocity());
         continue;
       }
-      // Adam with bias correction.
-      Value m = add(b, loc, mul(b, loc, stateArgs[i], scalar(b, loc, p, beta1)),
-                    mul(b, loc, grad, scalar(b, loc, p, 1 - beta1)));
-      Value v = add(
-          b, loc,
-          mul(b, loc, stateArgs[numParams + i], scalar(b, loc, p, beta2)),
-          mul(b, loc, mul(b, loc, grad, grad), scalar(b, loc, p, 1 - beta2)));
-      auto correction = [&](double beta) {
-        // 1 - beta^t
-        Value pw =
-            PowOp::create(b, loc, scalar(b, loc, newStep, beta), newStep);
-        return SubOp::create(b, loc, scalar(b, loc, newStep, 1.0), pw)
-            .getResult();
-      };
-      Value c1 = correction(beta1), c2 = correction(beta2);
-      Type elem = cast<RankedTensorType>(p.getType()).getElementType();
-      auto toElem = [&](Value s) -> Value {
-        if (elem.isF32())
-          return s;
-        return CastOp::create(b, loc, RankedTensorType::get({}, elem), s);
-      };
-      Value mhat = DivOp::create(b, loc, m, toElem(c1));
-      Value vhat = DivOp::create(b, loc, v, toElem(c2));
-      Value denom =
-          add(b, loc, SqrtOp::create(b, loc, vhat), scalar(b, loc, p, eps));
-      Value delta = mul(b, loc, DivOp::create(b, loc, mhat, denom),
-                        scalar(b, loc, p, lr));
-      updated.push_back(SubOp::create(b, loc, p, delta));
-      states.push_back(m);
-      states.push_back(v);
+      auto update = AdamUpdateOp::create(
+          b, loc, TypeRange{p.getType(), p.getType(), p.getType()}, p, grad,
+          stateArgs[i], stateArgs[numParams + i], newStep,
+          b.getF64FloatAttr(lr), b.getF64FloatAttr(beta1),
+          b.getF64FloatAttr(beta2), b.getF64FloatAttr(eps),
+          b.getF64FloatAttr(weightDecay));
+      updated.push_back(update.getNewParam());
+      states.push_back(update.getNewM());
+      states.push_back(update.getNewV());
     }
     if (optimizer == "adam") {
       // Moments in argument order: all first moments, then all second.

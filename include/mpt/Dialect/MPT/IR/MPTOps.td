@@ -941,4 +941,60 @@ def MPT_SgdUpdateOp : MPT_Op<"sgd_update", [AllTypesMatch<["param", "grad", "res
   let hasVerifier = 1;
 }
 
+def MPT_MomentumUpdateOp : MPT_Op<"momentum_update", [
+    AllTypesMatch<["param", "grad", "velocity", "new_param", "new_velocity"]>]> {
+  let summary = "SGD with momentum (PyTorch's form)";
+  let description = [{
+    `v' = momentum * v + (grad + weight_decay * param)`,
+    `param' = param - lr * v'`; returns `(param', v')`.
+
+    Example:
+    ```mlir
+    %w1, %v1 = mpt.momentum_update %w, %dw, %v lr = 0.1 momentum = 0.9
+        : tensor<784x128xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
+                   MPT_FloatTensor:$velocity, F64Attr:$lr, F64Attr:$momentum,
+                   DefaultValuedAttr<F64Attr, "0.0">:$weight_decay);
+  let results = (outs MPT_FloatTensor:$new_param,
+                      MPT_FloatTensor:$new_velocity);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $velocity `lr` `=` $lr `momentum` `=` $momentum
+    (`weight_decay` `=` $weight_decay^)? attr-dict `:` type($param)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_AdamUpdateOp : MPT_Op<"adam_update", [
+    AllTypesMatch<["param", "grad", "m", "v", "new_param", "new_m", "new_v"]>]> {
+  let summary = "Adam with bias correction";
+  let description = [{
+    With `g = grad + weight_decay * param` and the step count `step` (a
+    rank-0 f32 tensor, already counting this step):
+    `m' = beta1 m + (1 - beta1) g`, `v' = beta2 v + (1 - beta2) g^2`,
+    `param' = param - lr * (m' / (1 - beta1^step)) /
+    (sqrt(v' / (1 - beta2^step)) + eps)`; returns `(param', m', v')`.
+
+    Example:
+    ```mlir
+    %w1, %m1, %v1 = mpt.adam_update %w, %dw, %m, %v, %t lr = 0.001
+        beta1 = 0.9 beta2 = 0.999 eps = 1.0e-8 : tensor<784x128xf32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$param, MPT_FloatTensor:$grad,
+                   MPT_FloatTensor:$m, MPT_FloatTensor:$v,
+                   0DTensorOf<[F32]>:$step, F64Attr:$lr, F64Attr:$beta1,
+                   F64Attr:$beta2, F64Attr:$eps,
+                   DefaultValuedAttr<F64Attr, "0.0">:$weight_decay);
+  let results = (outs MPT_FloatTensor:$new_param, MPT_FloatTensor:$new_m,
+                      MPT_FloatTensor:$new_v);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $m `,` $v `,` $step `lr` `=` $lr `beta1` `=` $beta1
+    `beta2` `=` $beta2 `eps` `=` $eps (`weight_decay` `=` $weight_decay^)?
+    attr-dict `:` type($param) `,` type($step)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MPT_DIALECT_MPT_IR_MPTOPS_TD

@@ -155,10 +155,10 @@ def BuildTrainStep : Pass<"mpt-build-train-step", "::mlir::ModuleOp"> {
     params, new optimizer state)` with roles on every argument and result.
 
     - `sgd`: `p - lr * (g + weight_decay * p)` (`mpt.sgd_update`);
-    - `momentum`: `v = momentum * v + g'`, `p - lr * v` (PyTorch's form), one
-      velocity per parameter as optimizer state;
+    - `momentum`: `v = momentum * v + g'`, `p - lr * v` (PyTorch's form,
+      `mpt.momentum_update`), one velocity per parameter as optimizer state;
     - `adam`: first and second moments per parameter and a step count, with
-      bias correction.
+      bias correction (`mpt.adam_update`).
 
     With `clip-norm > 0` the gradients are scaled by
     `min(1, clip-norm / (||g|| + 1e-6))` (global norm over all gradients)
