@@ -133,8 +133,29 @@ HostTensor mpt::run::makeRandomArgument(const TensorSpec &spec, uint64_t seed,
     stddev =
         1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(spec.fanIn, 1)));
   distribution = "normal(0, " + formatShort(stddev) + ")";
-  for (int64_t i = 0; i < numElements; ++i)
-    tensor.setDouble(i, stddev * random.normal());
+  if (spec.logicalShape.empty()) {
+    for (int64_t i = 0; i < numElements; ++i)
+      tensor.setDouble(i, stddev * random.normal());
+    return tensor;
+  }
+  // A padded argument: the real corner gets the values an unpadded argument
+  // would get, in the same order; the padding stays zero.
+  distribution += " in the leading " +
+                  formatTensorType(spec.kind, spec.logicalShape) +
+                  ", zero padding";
+  int64_t logicalCount = 1;
+  for (int64_t d : spec.logicalShape)
+    logicalCount *= d;
+  for (int64_t k = 0; k < logicalCount; ++k) {
+    int64_t rest = k, flat = 0, stride = 1;
+    for (int64_t d = spec.shape.size() - 1; d >= 0; --d) {
+      int64_t index = rest % spec.logicalShape[d];
+      rest /= spec.logicalShape[d];
+      flat += index * stride;
+      stride *= spec.shape[d];
+    }
+    tensor.setDouble(flat, stddev * random.normal());
+  }
   return tensor;
 }
 

@@ -161,8 +161,8 @@ static void addUseHints(BlockArgument arg, TensorSpec &spec) {
           bound = loss.getNumClasses()
                       ? int64_t(*loss.getNumClasses())
                       : loss.getLogits().getType().getShape().back();
-      } else if (auto grad = dyn_cast<mpt::SoftmaxCrossEntropyGradOp>(
-                     use.getOwner())) {
+      } else if (auto grad =
+                     dyn_cast<mpt::SoftmaxCrossEntropyGradOp>(use.getOwner())) {
         if (use.get() == grad.getLabels())
           bound = grad.getLogits().getType().getShape().back();
       } else if (auto embedding = dyn_cast<mpt::EmbeddingOp>(use.getOwner())) {
@@ -176,9 +176,17 @@ static void addUseHints(BlockArgument arg, TensorSpec &spec) {
     return;
   }
 
-  if (spec.shape.size() >= 2) {
+  if (auto func = dyn_cast<mlir::func::FuncOp>(arg.getOwner()->getParentOp()))
+    if (auto logical = func.getArgAttrOfType<mlir::DenseI64ArrayAttr>(
+            arg.getArgNumber(), mpt::MPTDialect::getLogicalShapeAttrName()))
+      spec.logicalShape.assign(logical.asArrayRef().begin(),
+                               logical.asArrayRef().end());
+  llvm::ArrayRef<int64_t> realShape =
+      spec.logicalShape.empty() ? llvm::ArrayRef<int64_t>(spec.shape)
+                                : llvm::ArrayRef<int64_t>(spec.logicalShape);
+  if (realShape.size() >= 2) {
     spec.fanIn = 1;
-    for (int64_t dim : llvm::ArrayRef(spec.shape).drop_back())
+    for (int64_t dim : realShape.drop_back())
       spec.fanIn *= dim;
   }
   forEachUse(arg, /*throughShapeOps=*/false, [&](OpOperand &use) {

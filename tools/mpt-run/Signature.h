@@ -50,6 +50,10 @@ struct TensorSpec {
   int64_t fanIn = 1;
   /// Float arguments used as the scale of mpt.layer_norm/mpt.batch_norm.
   bool isNormScale = false;
+  /// Arguments padded for Tensor Cores (`mpt.logical_shape`): the real
+  /// shape, a leading corner of `shape`. Random values fill only that
+  /// corner (the padding is zero), drawn as for an unpadded argument.
+  llvm::SmallVector<int64_t, 4> logicalShape;
 
   /// "tensor<2x3xf32>".
   std::string getTypeString() const { return formatTensorType(kind, shape); }
