@@ -3,6 +3,7 @@
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=momentum lr=0.1 momentum=0.8" | FileCheck %s --check-prefix=MOM
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=momentum lr=0.1 momentum=0.8 weight-decay=0.5" | FileCheck %s --check-prefix=MOM-WD
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=adam lr=0.001 beta1=0.8 beta2=0.99" | FileCheck %s --check-prefix=ADAM
+// RUN: mpt-opt %s --mpt-build-train-step="optimizer=adam lr=0.001 eps=1e-6 weight-decay=0.25" | FileCheck %s --check-prefix=ADAM-WD
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd lr=0.1 clip-norm=2.0" | FileCheck %s --check-prefix=CLIP
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd lr=0.1" | FileCheck %s --check-prefix=NOCLIP
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd name=step" | FileCheck %s --check-prefix=NAME
@@ -50,8 +51,11 @@ func.func @net(%x: tensor<4x8xf32> {mpt.role = #mpt.role<input>},
 // SGD-WD: mpt.sgd_update %{{.*}}, %{{.*}} lr = 1.000000e-01 weight_decay = 1.000000e-02 {{.*}}: tensor<3xf32>
 
 // Momentum: one velocity per parameter, as optimizer state after the
-// parameters (arguments) and after the new parameters (results);
-// v' = momentum * v + g, p' = p - lr * v'.
+// parameters (arguments) and after the new parameters (results). One
+// mpt.momentum_update per parameter (v' = momentum * v + g, p' = p - lr * v')
+// takes the parameter, its gradient and its velocity, and returns the new
+// parameter and velocity; no weight_decay attribute by default; the update
+// runs in fp32. No composition of elementwise ops is left.
 // MOM-LABEL: func.func @train_step(
 // MOM-SAME: %[[W:[a-z0-9]+]]: tensor<8x3xf32> {mpt.role = #mpt.role<parameter>},
 // MOM-SAME: %[[B:[a-z0-9]+]]: tensor<3xf32> {mpt.role = #mpt.role<parameter>},
@@ -64,28 +68,31 @@ func.func @net(%x: tensor<4x8xf32> {mpt.role = #mpt.role<input>},
 // MOM-SAME: tensor<3xf32> {mpt.role = #mpt.role<parameter>},
 // MOM-SAME: tensor<8x3xf32> {mpt.role = #mpt.role<optimizer_state>},
 // MOM-SAME: tensor<3xf32> {mpt.role = #mpt.role<optimizer_state>}) {
+// MOM-NOT: mpt.{{(mul|sub|div|pow|sqrt) }}
 // MOM: %[[LOSS:.*]] = mpt.softmax_cross_entropy
 // MOM-DAG: %[[DB:.*]] = mpt.reduce_sum %{{.*}} axes = [0] : tensor<4x3xf32> -> tensor<3xf32>
 // MOM-DAG: %[[DW:.*]] = mpt.matmul %[[X]], %{{.*}} transpose_a : (tensor<4x8xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
-// MOM: %[[MU:.*]] = mpt.constant {{.*}}dense<8.000000e-01> : tensor<f32>
-// MOM-NEXT: %[[VWS:.*]] = mpt.mul %[[VW]], %[[MU]]
-// MOM-NEXT: %[[VWN:.*]] = mpt.add %[[VWS]], %[[DW]]
-// MOM-NEXT: %[[LR:.*]] = mpt.constant {{.*}}dense<1.000000e-01> : tensor<f32>
-// MOM-NEXT: %[[STEP:.*]] = mpt.mul %[[VWN]], %[[LR]]
-// MOM-NEXT: %[[NW:.*]] = mpt.sub %[[W]], %[[STEP]]
-// MOM: %[[VBS:.*]] = mpt.mul %[[VB]], %{{.*}}
-// MOM-NEXT: %[[VBN:.*]] = mpt.add %[[VBS]], %[[DB]]
-// MOM: %[[NB:.*]] = mpt.sub %[[B]], %{{.*}}
-// MOM-NEXT: return %[[LOSS]], %[[NW]], %[[NB]], %[[VWN]], %[[VBN]] : tensor<f32>, tensor<8x3xf32>, tensor<3xf32>, tensor<8x3xf32>, tensor<3xf32>
+// MOM-NOT: mpt.{{(mul|sub|div|pow|sqrt) }}
+// MOM: %[[NW:[a-z0-9_]+]], %[[NVW:[a-z0-9_]+]] = mpt.momentum_update %[[W]], %[[DW]], %[[VW]] lr = 1.000000e-01 momentum = 8.000000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<8x3xf32>
+// MOM-NEXT: %[[NB:[a-z0-9_]+]], %[[NVB:[a-z0-9_]+]] = mpt.momentum_update %[[B]], %[[DB]], %[[VB]] lr = 1.000000e-01 momentum = 8.000000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<3xf32>
+// Results: loss, new parameters, new velocities.
+// MOM-NEXT: return %[[LOSS]], %[[NW]], %[[NB]], %[[NVW]], %[[NVB]] : tensor<f32>, tensor<8x3xf32>, tensor<3xf32>, tensor<8x3xf32>, tensor<3xf32>
 // MOM-NOT: sgd_update
+// MOM-NOT: momentum_update
 
-// Weight decay with momentum: g' = g + wd * p before the velocity update.
+// Weight decay with momentum: an attribute of mpt.momentum_update (g + wd * p
+// is computed inside the op), the gradient goes in unchanged.
 // MOM-WD-LABEL: func.func @train_step(
 // MOM-WD-SAME: %[[W:[a-z0-9]+]]: tensor<8x3xf32> {mpt.role = #mpt.role<parameter>},
-// MOM-WD: %[[WD:.*]] = mpt.constant {{.*}}dense<5.000000e-01> : tensor<f32>
-// MOM-WD-NEXT: %[[DECAY:.*]] = mpt.mul %[[W]], %[[WD]]
-// MOM-WD-NEXT: %[[G:.*]] = mpt.add %{{.*}}, %[[DECAY]]
-// MOM-WD: mpt.add %{{.*}}, %[[G]]
+// MOM-WD-SAME: %[[B:[a-z0-9]+]]: tensor<3xf32> {mpt.role = #mpt.role<parameter>},
+// MOM-WD-SAME: %[[VW:[a-z0-9]+]]: tensor<8x3xf32> {mpt.role = #mpt.role<optimizer_state>},
+// MOM-WD-SAME: %[[VB:[a-z0-9]+]]: tensor<3xf32> {mpt.role = #mpt.role<optimizer_state>},
+// MOM-WD-DAG: %[[DB:.*]] = mpt.reduce_sum %{{.*}} axes = [0] : tensor<4x3xf32> -> tensor<3xf32>
+// MOM-WD-DAG: %[[DW:.*]] = mpt.matmul %{{.*}}, %{{.*}} transpose_a : (tensor<4x8xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
+// MOM-WD-NOT: mpt.{{(mul|add) }}
+// MOM-WD: %[[NW:[a-z0-9_]+]], %[[NVW:[a-z0-9_]+]] = mpt.momentum_update %[[W]], %[[DW]], %[[VW]] lr = 1.000000e-01 momentum = 8.000000e-01 weight_decay = 5.000000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<8x3xf32>
+// MOM-WD-NEXT: %[[NB:[a-z0-9_]+]], %[[NVB:[a-z0-9_]+]] = mpt.momentum_update %[[B]], %[[DB]], %[[VB]] lr = 1.000000e-01 momentum = 8.000000e-01 weight_decay = 5.000000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<3xf32>
+// MOM-WD-NEXT: return %{{.*}}, %[[NW]], %[[NB]], %[[NVW]], %[[NVB]] :
 
 // Adam: first moments of all parameters, then second moments, then the step
 // count (f32 scalar), all optimizer state, in the arguments and the results.
@@ -107,39 +114,41 @@ func.func @net(%x: tensor<4x8xf32> {mpt.role = #mpt.role<input>},
 // ADAM-SAME: tensor<8x3xf32> {mpt.role = #mpt.role<optimizer_state>},
 // ADAM-SAME: tensor<3xf32> {mpt.role = #mpt.role<optimizer_state>},
 // ADAM-SAME: tensor<f32> {mpt.role = #mpt.role<optimizer_state>}) {
+// ADAM-NOT: mpt.{{(mul|sub|div|pow|sqrt) }}
 // ADAM: %[[LOSS:.*]] = mpt.softmax_cross_entropy
 // ADAM-DAG: %[[DB:.*]] = mpt.reduce_sum %{{.*}} axes = [0] : tensor<4x3xf32> -> tensor<3xf32>
 // ADAM-DAG: %[[DW:.*]] = mpt.matmul %[[X]], %{{.*}} transpose_a : (tensor<4x8xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
-// The step count goes up by one.
-// ADAM: %[[ONE:.*]] = mpt.constant {{.*}}dense<1.000000e+00> : tensor<f32>
-// ADAM-NEXT: %[[T1:.*]] = mpt.add %[[T]], %[[ONE]]
-// m' = beta1 m + (1 - beta1) g
-// ADAM: %[[B1:.*]] = mpt.constant {{.*}}dense<8.000000e-01> : tensor<f32>
-// ADAM-NEXT: %[[MWS:.*]] = mpt.mul %[[MW]], %[[B1]]
-// ADAM-NEXT: %[[OMB1:.*]] = mpt.constant {{.*}}dense<2.000000e-01> : tensor<f32>
-// ADAM-NEXT: %[[GS:.*]] = mpt.mul %[[DW]], %[[OMB1]]
-// ADAM-NEXT: %[[MWN:.*]] = mpt.add %[[MWS]], %[[GS]]
-// v' = beta2 v + (1 - beta2) g^2
-// ADAM-NEXT: %[[B2:.*]] = mpt.constant {{.*}}dense<9.900000e-01> : tensor<f32>
-// ADAM-NEXT: %[[VWS:.*]] = mpt.mul %[[VW]], %[[B2]]
-// ADAM-NEXT: %[[G2:.*]] = mpt.mul %[[DW]], %[[DW]]
-// ADAM: %[[VWN:.*]] = mpt.add %[[VWS]],
-// Bias correction: 1 - beta^t with mpt.pow.
-// ADAM: %[[P1:.*]] = mpt.pow %{{.*}}, %[[T1]] {{.*}}: (tensor<f32>, tensor<f32>) -> tensor<f32>
-// ADAM: %[[C1:.*]] = mpt.sub %{{.*}}, %[[P1]]
-// ADAM: %[[P2:.*]] = mpt.pow %{{.*}}, %[[T1]]
-// ADAM: %[[C2:.*]] = mpt.sub %{{.*}}, %[[P2]]
-// ADAM: %[[MHAT:.*]] = mpt.div %[[MWN]], %[[C1]]
-// ADAM: %[[VHAT:.*]] = mpt.div %[[VWN]], %[[C2]]
-// ADAM: %[[SQ:.*]] = mpt.sqrt %[[VHAT]]
-// ADAM: %[[DEN:.*]] = mpt.add %[[SQ]], %{{.*}}
-// ADAM: mpt.div %[[MHAT]], %[[DEN]]
-// ADAM: %[[NW:.*]] = mpt.sub %[[W]],
-// ADAM: %[[MBN:.*]] = mpt.add
-// ADAM: %[[VBN:.*]] = mpt.add
-// ADAM: %[[NB:.*]] = mpt.sub %[[B]],
-// ADAM-NEXT: return %[[LOSS]], %[[NW]], %[[NB]], %[[MWN]], %[[MBN]], %[[VWN]], %[[VBN]], %[[T1]] :
+// ADAM-NOT: mpt.{{(mul|sub|div|pow|sqrt) }}
+// The step count goes up by one (in fp32), once for all parameters.
+// ADAM: %[[ONE:.*]] = mpt.constant {mpt.precision = #mpt.precision<fp32>} dense<1.000000e+00> : tensor<f32>
+// ADAM-NEXT: %[[T1:.*]] = mpt.add %[[T]], %[[ONE]] {mpt.precision = #mpt.precision<fp32>} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// One mpt.adam_update per parameter: the parameter, its gradient, its first
+// and second moments and the incremented step count; no weight_decay
+// attribute by default.
+// ADAM-NEXT: %[[NW:[a-z0-9_]+]], %[[MWN:[a-z0-9_]+]], %[[VWN:[a-z0-9_]+]] = mpt.adam_update %[[W]], %[[DW]], %[[MW]], %[[VW]], %[[T1]] lr = 1.000000e-03 beta1 = 8.000000e-01 beta2 = 0.98999999999999999 eps = 1.000000e-08 {mpt.precision = #mpt.precision<fp32>} : tensor<8x3xf32>, tensor<f32>
+// ADAM-NEXT: %[[NB:[a-z0-9_]+]], %[[MBN:[a-z0-9_]+]], %[[VBN:[a-z0-9_]+]] = mpt.adam_update %[[B]], %[[DB]], %[[MB]], %[[VB]], %[[T1]] lr = 1.000000e-03 beta1 = 8.000000e-01 beta2 = 0.98999999999999999 eps = 1.000000e-08 {mpt.precision = #mpt.precision<fp32>} : tensor<3xf32>, tensor<f32>
+// Results: loss, new parameters, all new first moments, all new second
+// moments, the new step count.
+// ADAM-NEXT: return %[[LOSS]], %[[NW]], %[[NB]], %[[MWN]], %[[MBN]], %[[VWN]], %[[VBN]], %[[T1]] : tensor<f32>, tensor<8x3xf32>, tensor<3xf32>, tensor<8x3xf32>, tensor<3xf32>, tensor<8x3xf32>, tensor<3xf32>, tensor<f32>
 // ADAM-NOT: sgd_update
+// ADAM-NOT: adam_update
+
+// Adam with weight decay and eps: attributes of mpt.adam_update, the gradient
+// goes in unchanged.
+// ADAM-WD-LABEL: func.func @train_step(
+// ADAM-WD-SAME: %[[W:[a-z0-9]+]]: tensor<8x3xf32> {mpt.role = #mpt.role<parameter>},
+// ADAM-WD-SAME: %[[B:[a-z0-9]+]]: tensor<3xf32> {mpt.role = #mpt.role<parameter>},
+// ADAM-WD-SAME: %[[MW:[a-z0-9]+]]: tensor<8x3xf32> {mpt.role = #mpt.role<optimizer_state>},
+// ADAM-WD-SAME: %[[MB:[a-z0-9]+]]: tensor<3xf32> {mpt.role = #mpt.role<optimizer_state>},
+// ADAM-WD-SAME: %[[VW:[a-z0-9]+]]: tensor<8x3xf32> {mpt.role = #mpt.role<optimizer_state>},
+// ADAM-WD-SAME: %[[VB:[a-z0-9]+]]: tensor<3xf32> {mpt.role = #mpt.role<optimizer_state>},
+// ADAM-WD-SAME: %[[T:[a-z0-9]+]]: tensor<f32> {mpt.role = #mpt.role<optimizer_state>},
+// ADAM-WD-DAG: %[[DB:.*]] = mpt.reduce_sum %{{.*}} axes = [0] : tensor<4x3xf32> -> tensor<3xf32>
+// ADAM-WD-DAG: %[[DW:.*]] = mpt.matmul %{{.*}}, %{{.*}} transpose_a : (tensor<4x8xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
+// ADAM-WD: %[[T1:.*]] = mpt.add %[[T]], %{{.*}} {mpt.precision = #mpt.precision<fp32>} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// ADAM-WD-NEXT: %[[NW:[a-z0-9_]+]], %[[MWN:[a-z0-9_]+]], %[[VWN:[a-z0-9_]+]] = mpt.adam_update %[[W]], %[[DW]], %[[MW]], %[[VW]], %[[T1]] lr = 1.000000e-03 beta1 = 9.000000e-01 beta2 = 0.99899999999999999 eps = 9.9999999999999995E-7 weight_decay = 2.500000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<8x3xf32>, tensor<f32>
+// ADAM-WD-NEXT: %[[NB:[a-z0-9_]+]], %[[MBN:[a-z0-9_]+]], %[[VBN:[a-z0-9_]+]] = mpt.adam_update %[[B]], %[[DB]], %[[MB]], %[[VB]], %[[T1]] lr = 1.000000e-03 beta1 = 9.000000e-01 beta2 = 0.99899999999999999 eps = 9.9999999999999995E-7 weight_decay = 2.500000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<3xf32>, tensor<f32>
+// ADAM-WD-NEXT: return %{{.*}}, %[[NW]], %[[NB]], %[[MWN]], %[[MBN]], %[[VWN]], %[[VBN]], %[[T1]] :
 
 // clip-norm: the global norm is sqrt of the sum of the reduce_sums of the
 // squared gradients; every gradient is scaled by min(1, clip / (norm + 1e-6))

@@ -1437,3 +1437,21 @@ func.func @sce_classes(%l: tensor<4x16xf32>, %y: tensor<4xi64>) {
   %0 = mpt.softmax_cross_entropy %l, %y classes = 17 : (tensor<4x16xf32>, tensor<4xi64>) -> tensor<f32>
   return
 }
+
+// -----
+
+// momentum_update: the momentum must be below 1 (1.0 never forgets the velocity).
+func.func @momentum_update_momentum_one(%p: tensor<8xf32>, %g: tensor<8xf32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{'mpt.momentum_update' op expects lr >= 0, momentum in [0, 1) and weight_decay >= 0, got lr = 1.000000e-01, momentum = 1.000000e+00, weight_decay = 0.000000e+00}}
+  %0:2 = mpt.momentum_update %p, %g, %v lr = 0.1 momentum = 1.0 : tensor<8xf32>
+  return
+}
+
+// -----
+
+// adam_update: eps must be positive (eps = 0 divides by zero where v is 0).
+func.func @adam_update_eps_zero(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'mpt.adam_update' op expects lr >= 0, beta1 and beta2 in [0, 1), eps > 0 and weight_decay >= 0, got lr = 1.000000e-03, beta1 = 9.000000e-01, beta2 = 9.990000e-01, eps = 0.000000e+00}}
+  %0:3 = mpt.adam_update %p, %g, %m, %v, %t lr = 0.001 beta1 = 0.9 beta2 = 0.999 eps = 0.0 : tensor<8xf32>, tensor<f32>
+  return
+}

@@ -386,3 +386,68 @@ func.func @losses(%logits: tensor<32x10xf32>, %labels: tensor<32xi64>,
   %3 = mpt.l1_loss %p, %t : (tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<f16>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Optimizer updates
+//===----------------------------------------------------------------------===//
+
+// sgd_update, momentum_update and adam_update: weight_decay = 0.0 (the default)
+// is elided, a non-zero one printed; f32, f16 and bf16; the step count of
+// adam_update is a rank-0 f32 tensor whatever the parameter type; the
+// precision attribute that mpt-build-train-step sets stays in the attr-dict.
+// momentum_update has two results (parameter, velocity), adam_update three
+// (parameter, first moment, second moment).
+// CHECK-LABEL: func.func @optimizer_updates(
+// CHECK-SAME: %[[P:.*]]: tensor<8x4xf32>, %[[G:.*]]: tensor<8x4xf32>, %[[V:.*]]: tensor<8x4xf32>, %[[M:.*]]: tensor<8x4xf32>, %[[T:.*]]: tensor<f32>, %[[PH:.*]]: tensor<16xf16>, %[[GH:.*]]: tensor<16xf16>, %[[VH:.*]]: tensor<16xf16>, %[[PB:.*]]: tensor<16xbf16>, %[[GB:.*]]: tensor<16xbf16>, %[[MB:.*]]: tensor<16xbf16>, %[[VB:.*]]: tensor<16xbf16>)
+func.func @optimizer_updates(%p: tensor<8x4xf32>, %g: tensor<8x4xf32>, %v: tensor<8x4xf32>,
+                             %m: tensor<8x4xf32>, %t: tensor<f32>,
+                             %ph: tensor<16xf16>, %gh: tensor<16xf16>, %vh: tensor<16xf16>,
+                             %pb: tensor<16xbf16>, %gb: tensor<16xbf16>, %mb: tensor<16xbf16>,
+                             %vb: tensor<16xbf16>) {
+  // CHECK-NEXT: mpt.sgd_update %[[P]], %[[G]] lr = 1.000000e-01 : tensor<8x4xf32>
+  %0 = mpt.sgd_update %p, %g lr = 0.1 : tensor<8x4xf32>
+  // CHECK-NEXT: mpt.sgd_update %[[PH]], %[[GH]] lr = 5.000000e-02 weight_decay = 1.000000e-02 : tensor<16xf16>
+  %1 = mpt.sgd_update %ph, %gh lr = 0.05 weight_decay = 0.01 : tensor<16xf16>
+  // CHECK-NEXT: {{^ *}}%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = mpt.momentum_update %[[P]], %[[G]], %[[V]] lr = 1.000000e-01 momentum = 9.000000e-01 : tensor<8x4xf32>
+  %2:2 = mpt.momentum_update %p, %g, %v lr = 0.1 momentum = 0.9 : tensor<8x4xf32>
+  // CHECK-NEXT: {{^ *}}%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = mpt.momentum_update %[[P]], %[[G]], %[[V]] lr = 1.000000e-01 momentum = 9.000000e-01 : tensor<8x4xf32>
+  %3:2 = mpt.momentum_update %p, %g, %v lr = 0.1 momentum = 0.9 weight_decay = 0.0 : tensor<8x4xf32>
+  // CHECK-NEXT: {{^ *}}%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = mpt.momentum_update %[[PH]], %[[GH]], %[[VH]] lr = 5.000000e-02 momentum = 0.000000e+00 weight_decay = 5.000000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<16xf16>
+  %4:2 = mpt.momentum_update %ph, %gh, %vh lr = 0.05 momentum = 0.0 weight_decay = 0.5 {mpt.precision = #mpt.precision<fp32>} : tensor<16xf16>
+  // CHECK-NEXT: {{^ *}}%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = mpt.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[T]] lr = 1.000000e-03 beta1 = 9.000000e-01 beta2 = 0.99899999999999999 eps = 1.000000e-08 : tensor<8x4xf32>, tensor<f32>
+  %5:3 = mpt.adam_update %p, %g, %m, %v, %t lr = 0.001 beta1 = 0.9 beta2 = 0.999 eps = 1.0e-8 : tensor<8x4xf32>, tensor<f32>
+  // CHECK-NEXT: {{^ *}}%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = mpt.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[T]] lr = 1.000000e-03 beta1 = 9.000000e-01 beta2 = 0.99899999999999999 eps = 1.000000e-08 : tensor<8x4xf32>, tensor<f32>
+  %6:3 = mpt.adam_update %p, %g, %m, %v, %t lr = 0.001 beta1 = 0.9 beta2 = 0.999 eps = 1.0e-8 weight_decay = 0.0 : tensor<8x4xf32>, tensor<f32>
+  // CHECK-NEXT: {{^ *}}%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} = mpt.adam_update %[[PB]], %[[GB]], %[[MB]], %[[VB]], %[[T]] lr = 0.000000e+00 beta1 = 0.000000e+00 beta2 = 5.000000e-01 eps = 1.000000e-03 weight_decay = 2.500000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<16xbf16>, tensor<f32>
+  %7:3 = mpt.adam_update %pb, %gb, %mb, %vb, %t lr = 0.0 beta1 = 0.0 beta2 = 0.5 eps = 1.0e-3 weight_decay = 0.25 {mpt.precision = #mpt.precision<fp32>} : tensor<16xbf16>, tensor<f32>
+  return
+}
+
+// Backward ops.
+// CHECK-LABEL: func.func @backward(
+func.func @backward(%dy: tensor<8x16xf32>, %x: tensor<8x16xf32>, %g: tensor<16xf32>,
+                    %logits: tensor<8x10xf32>, %labels: tensor<8xi64>, %dl: tensor<f32>,
+                    %img: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %dc: tensor<2x4x8x8xf32>,
+                    %dp: tensor<2x3x4x4xf32>, %emb: tensor<2x5x6xf32>, %ids: tensor<2x5xi64>) {
+  // CHECK-NEXT: mpt.relu_grad %{{.*}}, %{{.*}} : tensor<8x16xf32>
+  %0 = mpt.relu_grad %dy, %x : tensor<8x16xf32>
+  // CHECK-NEXT: mpt.gelu_grad %{{.*}}, %{{.*}} approximate<tanh> : tensor<8x16xf32>
+  %1 = mpt.gelu_grad %dy, %x approximate<tanh> : tensor<8x16xf32>
+  // CHECK-NEXT: mpt.softmax_cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8x10xf32>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf32>
+  %2 = mpt.softmax_cross_entropy_grad %logits, %labels, %dl : (tensor<8x10xf32>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf32>
+  // CHECK-NEXT: mpt.layer_norm_grad %{{.*}}, %{{.*}}, %{{.*}} epsilon = 1.000000e-03 : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
+  %3:3 = mpt.layer_norm_grad %dy, %x, %g epsilon = 1.0e-3 : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
+  // CHECK-NEXT: mpt.batch_norm_grad %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
+  %4:3 = mpt.batch_norm_grad %dy, %x, %g : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
+  // CHECK-NEXT: mpt.conv2d_backward_data %{{.*}}, %{{.*}} pad [1, 1, 1, 1] acc(f32) : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  %5 = mpt.conv2d_backward_data %dc, %w pad [1, 1, 1, 1] acc(f32) : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  // CHECK-NEXT: mpt.conv2d_backward_filter %{{.*}}, %{{.*}} pad [1, 1, 1, 1] : (tensor<2x3x8x8xf32>, tensor<2x4x8x8xf32>) -> tensor<4x3x3x3xf32>
+  %6 = mpt.conv2d_backward_filter %img, %dc pad [1, 1, 1, 1] : (tensor<2x3x8x8xf32>, tensor<2x4x8x8xf32>) -> tensor<4x3x3x3xf32>
+  // CHECK-NEXT: mpt.max_pool2d_grad %{{.*}}, %{{.*}} kernel [2, 2] stride [2, 2] : (tensor<2x3x4x4xf32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  %7 = mpt.max_pool2d_grad %dp, %img kernel [2, 2] stride [2, 2] : (tensor<2x3x4x4xf32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  // CHECK-NEXT: mpt.avg_pool2d_grad %{{.*}} kernel [2, 2] stride [2, 2] count_include_pad : tensor<2x3x4x4xf32> -> tensor<2x3x8x8xf32>
+  %8 = mpt.avg_pool2d_grad %dp kernel [2, 2] stride [2, 2] count_include_pad : tensor<2x3x4x4xf32> -> tensor<2x3x8x8xf32>
+  // CHECK-NEXT: mpt.embedding_grad %{{.*}}, %{{.*}} : (tensor<2x5x6xf32>, tensor<2x5xi64>) -> tensor<100x6xf32>
+  %9 = mpt.embedding_grad %emb, %ids : (tensor<2x5x6xf32>, tensor<2x5xi64>) -> tensor<100x6xf32>
+  return
+}

@@ -28,8 +28,9 @@ Tolerances (a case passes when err <= tol; the line shows both)
     err = max |out - ref| / (|ref| + atol/rtol), tol = 1e-5.
   * f32, contractions, reductions, normalizations, pooling, losses: normwise
     err = ||out - ref||_2 / ||ref||_2, tol = 1e-5.
-  * f16 / bf16, elementwise ops (incl. gelu_grad, sgd_update): within one
-    ulp of the rounded reference:
+  * f16 / bf16, elementwise ops (incl. gelu_grad, sgd_update, and
+    momentum_update / adam_update, which compute in f32 and round each result
+    once): within one ulp of the rounded reference:
     |out - ref| <= rtol |ref| + atol with rtol = 2^-10 (f16) or 2^-7 (bf16),
     and atol the smallest subnormal of the type (2^-24, 2^-133). Reported as
     err = max |out - ref| / (|ref| + atol/rtol), tol = rtol.
@@ -1177,6 +1178,57 @@ add("sgd_update", [N("4x6"), N("4x6")], "4x6",
 add("sgd_update weight_decay", [N("4x6"), N("4x6")], "4x6",
     "mpt.sgd_update %a0, %a1 lr = 0.05 weight_decay = 0.01 : {t0}",
     lambda p, g: p - 0.05 * (g + 0.01 * p), "ew")
+
+
+def momentum_update(p, g, v, lr, mu, wd=0.0):
+    """v' = mu v + (g + wd p), p' = p - lr v'; returns [p', v'] (p' from the
+    unrounded v')."""
+    v1 = mu * v + (g + wd * p)
+    return [p - lr * v1, v1]
+
+
+def adam_update(p, g, m, v, t, lr, b1, b2, eps, wd=0.0):
+    """g' = g + wd p, m' = b1 m + (1 - b1) g', v' = b2 v + (1 - b2) g'^2,
+    p' = p - lr (m' / (1 - b1^t)) / (sqrt(v' / (1 - b2^t)) + eps), t the step
+    input (already counting this step); returns [p', m', v'] (p' from the
+    unrounded m' and v')."""
+    t = float(t)
+    g1 = g + wd * p
+    m1 = b1 * m + (1.0 - b1) * g1
+    v1 = b2 * v + (1.0 - b2) * g1 * g1
+    mhat = m1 / (1.0 - b1 ** t)
+    vhat = v1 / (1.0 - b2 ** t)
+    return [p - lr * mhat / (np.sqrt(vhat) + eps), m1, v1]
+
+
+# momentum_update / adam_update compute in f32 and round each result once for
+# f16 / bf16: checked like the elementwise ops (one ulp of the reference
+# rounded once). The second moment v is >= 0; the step count is a rank-0 f32
+# tensor whatever the element type.
+add("momentum_update", [N("4x6"), N("4x6"), N("4x6")], ["4x6", "4x6"],
+    "mpt.momentum_update %a0, %a1, %a2 lr = 0.1 momentum = 0.9 : {t0}",
+    lambda p, g, v: momentum_update(p, g, v, 0.1, 0.9), "ew")
+add("momentum_update weight_decay", [N("4x6"), N("4x6"), N("4x6")],
+    ["4x6", "4x6"],
+    "mpt.momentum_update %a0, %a1, %a2 lr = 0.05 momentum = 0.8"
+    " weight_decay = 0.1 : {t0}",
+    lambda p, g, v: momentum_update(p, g, v, 0.05, 0.8, 0.1), "ew")
+add("adam_update step 1", [N("4x6"), N("4x6"), N("4x6", 0.5),
+                           U("4x6", 0.0, 2.0), FIXED("", [1.0], "f32")],
+    ["4x6", "4x6", "4x6"],
+    "mpt.adam_update %a0, %a1, %a2, %a3, %a4 lr = 0.01 beta1 = 0.9"
+    " beta2 = 0.999 eps = 1.0e-8 : {t0}, {t4}",
+    lambda p, g, m, v, t: adam_update(p, g, m, v, t, 0.01, 0.9, 0.999, 1e-8),
+    "ew")
+add("adam_update weight_decay step 7", [N("4x6"), N("4x6"), N("4x6", 0.5),
+                                        U("4x6", 0.0, 2.0),
+                                        FIXED("", [7.0], "f32")],
+    ["4x6", "4x6", "4x6"],
+    "mpt.adam_update %a0, %a1, %a2, %a3, %a4 lr = 0.1 beta1 = 0.8"
+    " beta2 = 0.99 eps = 1.0e-3 weight_decay = 0.05 : {t0}, {t4}",
+    lambda p, g, m, v, t: adam_update(p, g, m, v, t, 0.1, 0.8, 0.99, 1e-3,
+                                      0.05),
+    "ew")
 
 # ---------------------------------------------------------------------------
 # Running and checking

@@ -93,8 +93,11 @@ def PadForTensorCores : Pass<"mpt-pad-for-tensor-cores", "::mlir::ModuleOp"> {
     With `pad-parameters`, a parameter (function argument with
     `#mpt.role<parameter>`) that a contraction pads is padded in the
     signature instead, once: the argument gets the padded shape and an
-    `mpt.logical_shape` attribute with its real shape; its padded rows and
-    columns are zero and stay zero under training (their gradients are zero).
+    `mpt.logical_shape` attribute with its real shape. Run it on the forward
+    graph before `mpt-build-train-step`: the step then carries the padded
+    parameter, whose padded rows and columns start at zero (mpt-run fills
+    only the real corner) and stay zero under training, since their
+    gradients are zero.
 
     A contraction whose padding would add more than `max-overhead` of its
     FLOPs is left as it is, with a remark. Only low-precision contractions are
