@@ -127,7 +127,15 @@ struct BuildTrainStepPass
                                   << function << " in the module";
       return func;
     }
-    SmallVector<func::FuncOp> funcs = trainableFunctions(module);
+    // Gradient functions built by mpt-autodiff are not forward graphs.
+    SmallVector<func::FuncOp> funcs;
+    for (func::FuncOp func : trainableFunctions(module)) {
+      bool hasGradients = false;
+      for (unsigned i = 0; i < func.getNumResults(); ++i)
+        hasGradients |= getResultRole(func, i) == Role::gradient;
+      if (!hasGradients)
+        funcs.push_back(func);
+    }
     if (funcs.size() != 1)
       return module.emitError()
              << "mpt-build-train-step: expected one function with "
