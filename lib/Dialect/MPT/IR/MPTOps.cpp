@@ -1192,44 +1192,36 @@ LogicalResult Conv2DBackwardFilterOp::verify() {
                             getGrad().getType());
 }
 
-LogicalResult MaxPool2DGradOp::verify() {
-  MaxPool2DOp::Properties props;
-  props.kernel = getKernelAttr();
-  props.strides = getStridesAttr();
-  props.padding = getPaddingAttr();
-  props.layout = getLayoutAttr();
-  SmallVector<Value> operands = {getInput()};
-  MaxPool2DOp::Adaptor adaptor(operands, DictionaryAttr(), props);
+/// Checks that pooling `pooled` (the forward op's input) with the window
+/// attributes of the gradient op `op` gives `op`'s gradient shape.
+template <typename PoolOpTy, typename GradOpTy>
+static LogicalResult verifyPoolGrad(GradOpTy op, Value pooled) {
+  typename PoolOpTy::Properties props;
+  props.kernel = op.getKernelAttr();
+  props.strides = op.getStridesAttr();
+  props.padding = op.getPaddingAttr();
+  props.layout = op.getLayoutAttr();
+  SmallVector<Value> operands = {pooled};
+  typename PoolOpTy::Adaptor adaptor(operands, DictionaryAttr(), props);
   SmallVector<Type> inferred;
-  if (failed(inferPool<MaxPool2DOp>(getLoc(), adaptor, inferred)))
+  if (failed(inferPool<PoolOpTy>(op.getLoc(), adaptor, inferred)))
     return failure();
-  if (cast<RankedTensorType>(inferred[0]).getShape() !=
-      getGrad().getType().getShape())
-    return emitOpError("the gradient has shape ")
-           << formatShape(getGrad().getType().getShape())
-           << ", but pooling the input gives "
-           << formatShape(cast<RankedTensorType>(inferred[0]).getShape());
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(inferred[0]).getShape();
+  if (shape != op.getGrad().getType().getShape())
+    return op.emitOpError("the gradient has shape ")
+           << formatShape(op.getGrad().getType().getShape())
+           << ", but pooling the "
+           << (pooled == op->getResult(0) ? "result type" : "input")
+           << " gives " << formatShape(shape);
   return success();
 }
 
+LogicalResult MaxPool2DGradOp::verify() {
+  return verifyPoolGrad<MaxPool2DOp>(*this, getInput());
+}
+
 LogicalResult AvgPool2DGradOp::verify() {
-  AvgPool2DOp::Properties props;
-  props.kernel = getKernelAttr();
-  props.strides = getStridesAttr();
-  props.padding = getPaddingAttr();
-  props.layout = getLayoutAttr();
-  SmallVector<Value> operands = {getResult()};
-  AvgPool2DOp::Adaptor adaptor(operands, DictionaryAttr(), props);
-  SmallVector<Type> inferred;
-  if (failed(inferPool<AvgPool2DOp>(getLoc(), adaptor, inferred)))
-    return failure();
-  if (cast<RankedTensorType>(inferred[0]).getShape() !=
-      getGrad().getType().getShape())
-    return emitOpError("the gradient has shape ")
-           << formatShape(getGrad().getType().getShape())
-           << ", but pooling the result type gives "
-           << formatShape(cast<RankedTensorType>(inferred[0]).getShape());
-  return success();
+  return verifyPoolGrad<AvgPool2DOp>(*this, getResult());
 }
 
 LogicalResult EmbeddingGradOp::verify() {

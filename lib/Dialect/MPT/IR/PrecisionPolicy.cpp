@@ -98,17 +98,17 @@ ArrayRef<PrecisionPolicyEntry> mpt::getMPTPrecisionPolicy() {
   return kMPTPolicy;
 }
 
-/// The class of the mpt op named `name`.
-static PrecisionClass lookupMPTClass(StringRef name) {
-  for (const PrecisionPolicyEntry &entry : kMPTPolicy)
+PrecisionClass mpt::lookupPrecisionClass(ArrayRef<PrecisionPolicyEntry> table,
+                                         StringRef name) {
+  for (const PrecisionPolicyEntry &entry : table)
     if (entry.opName == name)
       return entry.precisionClass;
-  llvm_unreachable("every mpt op has an entry in kMPTPolicy");
+  llvm_unreachable("every op with a precision policy has a table entry");
 }
 
 #define MPT_POLICY_FROM_TABLE(OP)                                              \
   PrecisionClass OP::getPrecisionClass() {                                     \
-    return lookupMPTClass(getOperationName());                                 \
+    return lookupPrecisionClass(kMPTPolicy, getOperationName());               \
   }
 MPT_POLICY_FROM_TABLE(MatmulOp)
 MPT_POLICY_FROM_TABLE(BatchMatmulOp)

@@ -99,11 +99,7 @@ ArrayRef<PrecisionPolicyEntry> mpt::getUpstreamPrecisionPolicy() {
 }
 
 static PrecisionClass lookupUpstreamClass(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  for (const PrecisionPolicyEntry &entry : kUpstreamPolicy)
-    if (entry.opName == name)
-      return entry.precisionClass;
-  llvm_unreachable("every op with an external model has a table entry");
+  return lookupPrecisionClass(kUpstreamPolicy, op->getName().getStringRef());
 }
 
 namespace {

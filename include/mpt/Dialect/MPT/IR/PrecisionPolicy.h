@@ -26,6 +26,11 @@ struct PrecisionPolicyEntry {
   llvm::StringLiteral reason;
 };
 
+/// The class `table` gives the op named `name`; every op looked up has an
+/// entry.
+PrecisionClass lookupPrecisionClass(llvm::ArrayRef<PrecisionPolicyEntry> table,
+                                    llvm::StringRef name);
+
 /// The default classes of the mpt ops.
 llvm::ArrayRef<PrecisionPolicyEntry> getMPTPrecisionPolicy();
 
