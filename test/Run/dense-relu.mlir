@@ -11,7 +11,7 @@
 // CHECK: argument #0 (%x, input): tensor<4x8xf32> from {{.*}}x.npy
 // CHECK-NEXT: argument #1 (%w, parameter): tensor<8x5xf32> from {{.*}}w.npy
 // CHECK-NEXT: argument #2 (%b, parameter): tensor<5xf32> from {{.*}}b.npy
-// CHECK-NEXT: result #0: tensor<4x5xf32> min {{[0-9.e+-]+}} max {{[0-9.e+-]+}} mean {{[0-9.e+-]+}} [{{([0-9.e+-]+, )+}}...]
+// CHECK-NEXT: result #0: tensor<4x5xf32> min {{[0-9.e+-]+}} max {{[0-9.e+-]+}} mean {{[0-9.e+-]+}} zeros {{[0-9]+}} [{{([0-9.e+-]+, )+}}...]
 // CHECK-NEXT: wrote 1 result to
 // CHECK-NEXT: time: lower {{[0-9.]+}} ms, jit {{[0-9.]+}} ms, run {{[0-9.]+}} ms
 // REF: dense_relu: ok

@@ -46,6 +46,32 @@
 // RUN:   | FileCheck %s --check-prefix=FORTRAN
 // FORTRAN: mpt-run: error: argument #0 (%x, input): {{.*}}x23_fortran.npy: Fortran-ordered arrays are not supported
 
+// --step-input and --save-steps.
+// RUN: %python -c "import numpy as np; \
+// RUN:   np.save('%t/steps_x.npy', np.zeros((5, 2, 3), np.float32)); \
+// RUN:   np.save('%t/steps_bad.npy', np.zeros((5, 3, 2), np.float32))"
+// RUN: not mpt-run %s --entry=dense --step-input=0=%t/steps_x.npy 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STEP-NO-STEPS
+// STEP-NO-STEPS: mpt-run: error: --step-input needs --steps
+// RUN: not mpt-run %s --entry=dense --steps=2 --step-input=%t/steps_x.npy 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STEP-SYNTAX
+// STEP-SYNTAX: mpt-run: error: --step-input={{.*}}steps_x.npy: expected K=path.npy with K an argument index
+// RUN: not mpt-run %s --entry=dense --steps=2 --step-input=2=%t/steps_x.npy 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STEP-INDEX
+// STEP-INDEX: mpt-run: error: --step-input=2={{.*}}: @dense has 2 arguments (0 to 1)
+// RUN: not mpt-run %s --entry=dense --steps=2 --step-input=0=%t/steps_x.npy --step-input=0=%t/steps_x.npy 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STEP-TWICE
+// STEP-TWICE: mpt-run: error: --step-input: argument 0 is given twice
+// RUN: not mpt-run %s --entry=dense --steps=2 --step-input=0=%t/steps_bad.npy 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STEP-SHAPE
+// STEP-SHAPE: mpt-run: error: argument #0 (%x, input): {{.*}}steps_bad.npy has shape 5x3x2, expected N x 2x3 (one tensor<2x3xf32> per step, N >= 1)
+// RUN: not mpt-run %s --entry=dense --steps=2 --step-input=0=%t/x23_f64.npy 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STEP-DTYPE
+// STEP-DTYPE: mpt-run: error: argument #0 (%x, input): {{.*}}x23_f64.npy has dtype '<f8', expected '<f4' (f32)
+// RUN: not mpt-run %s --entry=dense --steps=2 --save-steps 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SAVE-STEPS
+// SAVE-STEPS: mpt-run: error: --save-steps needs --steps and --output-dir
+
 func.func @dense(%x: tensor<2x3xf32> {mpt.role = #mpt.role<input>},
                  %w: tensor<3x4xf32> {mpt.role = #mpt.role<parameter>})
     -> tensor<2x4xf32> {

@@ -44,6 +44,7 @@
 // CHECK:            "min": {{[0-9.e+-]+}},
 // CHECK-NEXT:       "max": {{[0-9.e+-]+}},
 // CHECK-NEXT:       "mean": {{[0-9.e+-]+}},
+// CHECK-NEXT:       "zeros": 0,
 // CHECK-NEXT:       "nan": 0,
 // CHECK-NEXT:       "inf": 0,
 // CHECK-NEXT:       "first": [

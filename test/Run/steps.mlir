@@ -65,6 +65,9 @@ func.func @step(%w: tensor<4xf32> {mpt.role = #mpt.role<parameter>},
 // SCALE-JSON: "step": 1,
 // SCALE-JSON-NEXT: "loss":
 // SCALE-JSON-NEXT: "scale": 131072,
+// SCALE-JSON-NEXT: "scale_state": [
+// SCALE-JSON-NEXT: 131072
+// SCALE-JSON-NEXT: ],
 // SCALE-JSON-NEXT: "ms":
 
 func.func @scaled(%w: tensor<2x3xf32> {mpt.role = #mpt.role<parameter>},
@@ -79,4 +82,49 @@ func.func @scaled(%w: tensor<2x3xf32> {mpt.role = #mpt.role<parameter>},
   %two = mpt.constant dense<2.0> : tensor<f32>
   %s_new = mpt.mul %s, %two : (tensor<f32>, tensor<f32>) -> tensor<f32>
   func.return %loss, %w_new, %s_new : tensor<f32>, tensor<2x3xf32>, tensor<f32>
+}
+
+// State arguments start from their `mpt.initial_value`; --step-input gives an
+// argument one row per step (cycling); --save-steps writes every step's
+// results; an i1 result is a numpy bool. Step 2 of xs has an inf: its
+// found_inf is true and the parameter stays as it was.
+
+// RUN: %python -c "import numpy as np; \
+// RUN:   np.save('%t/xs.npy', np.array([[1, 2], [np.inf, 3], [0.5, 0.25]], np.float32)); \
+// RUN:   np.save('%t/w0.npy', np.array([10, 20], np.float32))"
+// RUN: mpt-run %s --entry=counted --steps=4 --step-input=1=%t/xs.npy \
+// RUN:   --output-dir=%t/counted --save-steps | FileCheck %s --check-prefix=INIT
+// INIT: argument #2 (%s, loss_scale_state): tensor<f32> mpt.initial_value
+// INIT-NEXT: argument #3 (%n, loss_scale_state): tensor<i32> mpt.initial_value
+// INIT-NEXT: step 1: loss {{[0-9.e+-]+}} scale 16 (state 16 3) (
+// INIT-NEXT: step 2: loss {{.*}} scale 32 (state 32 3) (
+// INIT-NEXT: step 3: loss {{.*}} scale 64 (state 64 3) (
+// INIT-NEXT: step 4: loss {{.*}} scale 128 (state 128 3) (
+// RUN: %python -c "import numpy as np; d = '%t/counted'; \
+// RUN:   f = [bool(np.load(d + '/step_%%d/result_4.npy' %% s)) for s in (1, 2, 3, 4)]; \
+// RUN:   w = [np.load(d + '/step_%%d/result_1.npy' %% s).tolist() for s in (1, 2, 3, 4)]; \
+// RUN:   print(np.load(d + '/result_4.npy').dtype, f, w)" | FileCheck %s --check-prefix=SAVED
+// Unscaled by 1/s: step 1 adds [1, 2] / 8, step 2 is skipped, step 3 adds
+// [0.5, 0.25] / 32, step 4 adds [1, 2] / 64 (the first row again).
+// SAVED: bool [False, True, False, False] {{\[}}[0.125, 0.25], [0.125, 0.25], [0.140625, 0.2578125], [0.15625, 0.2890625]]
+
+func.func @counted(%w: tensor<2xf32> {mpt.role = #mpt.role<parameter>},
+                   %x: tensor<2xf32> {mpt.role = #mpt.role<input>},
+                   %s: tensor<f32> {mpt.role = #mpt.role<loss_scale_state>,
+                                    mpt.initial_value = dense<8.0> : tensor<f32>},
+                   %n: tensor<i32> {mpt.role = #mpt.role<loss_scale_state>,
+                                    mpt.initial_value = dense<3> : tensor<i32>})
+    -> (tensor<f32> {mpt.role = #mpt.role<loss>},
+        tensor<2xf32> {mpt.role = #mpt.role<parameter>},
+        tensor<f32> {mpt.role = #mpt.role<loss_scale_state>},
+        tensor<i32> {mpt.role = #mpt.role<loss_scale_state>}, tensor<i1>) {
+  %u, %found = mpt.unscale_and_check %x scales(%s)
+      : (tensor<2xf32>, tensor<f32>) -> (tensor<2xf32>, tensor<i1>)
+  %sum = mpt.add %w, %u : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %w_new = mpt.select %found, %w, %sum : tensor<i1>, tensor<2xf32>
+  %loss = mpt.reduce_sum %w_new axes = [0] : tensor<2xf32> -> tensor<f32>
+  %two = mpt.constant dense<2.0> : tensor<f32>
+  %s_new = mpt.mul %s, %two : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  func.return %loss, %w_new, %s_new, %n, %found
+      : tensor<f32>, tensor<2xf32>, tensor<f32>, tensor<i32>, tensor<i1>
 }

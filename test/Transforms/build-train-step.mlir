@@ -150,32 +150,20 @@ func.func @net(%x: tensor<4x8xf32> {mpt.role = #mpt.role<input>},
 // ADAM-WD-NEXT: %[[NB:[a-z0-9_]+]], %[[MBN:[a-z0-9_]+]], %[[VBN:[a-z0-9_]+]] = mpt.adam_update %[[B]], %[[DB]], %[[MB]], %[[VB]], %[[T1]] lr = 1.000000e-03 beta1 = 9.000000e-01 beta2 = 0.99899999999999999 eps = 9.9999999999999995E-7 weight_decay = 2.500000e-01 {mpt.precision = #mpt.precision<fp32>} : tensor<3xf32>, tensor<f32>
 // ADAM-WD-NEXT: return %{{.*}}, %[[NW]], %[[NB]], %[[MWN]], %[[MBN]], %[[VWN]], %[[VBN]], %[[T1]] :
 
-// clip-norm: the global norm is sqrt of the sum of the reduce_sums of the
-// squared gradients; every gradient is scaled by min(1, clip / (norm + 1e-6))
-// before the update.
+// clip-norm: one mpt.clip_by_global_norm of all gradients (fp32) before the
+// update; the backward pass starts from an mpt.backward_seed of the loss.
 // CLIP-LABEL: func.func @train_step(
+// CLIP: %[[LOSS:.*]] = mpt.softmax_cross_entropy
+// CLIP-NEXT: %[[SEED:.*]] = mpt.backward_seed %[[LOSS]] : tensor<f32>
+// CLIP-NEXT: mpt.softmax_cross_entropy_grad %{{.*}}, %{{.*}}, %[[SEED]]
 // CLIP-DAG: %[[DB:.*]] = mpt.reduce_sum %{{.*}} axes = [0] : tensor<4x3xf32> -> tensor<3xf32>
 // CLIP-DAG: %[[DW:.*]] = mpt.matmul %{{.*}}, %{{.*}} transpose_a : (tensor<4x8xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
-// CLIP: %[[SQW:.*]] = mpt.mul %[[DW]], %[[DW]]
-// CLIP-NEXT: %[[SW:.*]] = mpt.reduce_sum %[[SQW]] axes = [0, 1] {{.*}}: tensor<8x3xf32> -> tensor<f32>
-// CLIP-NEXT: %[[SQB:.*]] = mpt.mul %[[DB]], %[[DB]]
-// CLIP-NEXT: %[[SB:.*]] = mpt.reduce_sum %[[SQB]] axes = [0] {{.*}}: tensor<3xf32> -> tensor<f32>
-// CLIP-NEXT: %[[SUM:.*]] = mpt.add %[[SW]], %[[SB]]
-// CLIP-NEXT: %[[NORM:.*]] = mpt.sqrt %[[SUM]] {{.*}}: tensor<f32>
-// CLIP-NEXT: %[[CLIP:.*]] = mpt.constant {{.*}}dense<2.000000e+00> : tensor<f32>
-// CLIP-NEXT: %[[EPS:.*]] = mpt.constant {{.*}}dense<9.99999997E-7> : tensor<f32>
-// CLIP-NEXT: %[[DEN:.*]] = mpt.add %[[NORM]], %[[EPS]]
-// CLIP-NEXT: %[[RATIO:.*]] = mpt.div %[[CLIP]], %[[DEN]]
-// CLIP-NEXT: %[[ONE:.*]] = mpt.constant {{.*}}dense<1.000000e+00> : tensor<f32>
-// CLIP-NEXT: %[[F:.*]] = mpt.min %[[ONE]], %[[RATIO]]
-// CLIP-NEXT: %[[CW:.*]] = mpt.mul %[[DW]], %[[F]]
-// CLIP-NEXT: %[[CB:.*]] = mpt.mul %[[DB]], %[[F]]
-// CLIP: mpt.sgd_update %{{.*}}, %[[CW]]
-// CLIP: mpt.sgd_update %{{.*}}, %[[CB]]
+// CLIP: %[[C:.*]]:2 = mpt.clip_by_global_norm %[[DW]], %[[DB]] max_norm = 2.000000e+00 {mpt.precision = #mpt.precision<fp32>} : (tensor<8x3xf32>, tensor<3xf32>) -> (tensor<8x3xf32>, tensor<3xf32>)
+// CLIP-NEXT: mpt.sgd_update %{{.*}}, %[[C]]#0
+// CLIP-NEXT: mpt.sgd_update %{{.*}}, %[[C]]#1
 
 // NOCLIP-LABEL: func.func @train_step(
-// NOCLIP-NOT: mpt.sqrt
-// NOCLIP-NOT: mpt.min
+// NOCLIP-NOT: mpt.clip_by_global_norm
 // NOCLIP: return
 
 // name= names the function.

@@ -15,42 +15,75 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// Checks the dtype of `array` against `spec`.
+static llvm::Error checkDescr(const TensorSpec &spec, const NpyArray &array,
+                              llvm::StringRef path) {
+  llvm::StringRef expected = getNpyDescr(spec.kind);
+  if (array.descr == expected)
+    return llvm::Error::success();
+  std::string what = getElementName(spec.kind).str();
+  if (spec.kind == ElementKind::bf16)
+    what = "float32, rounded to bf16";
+  return makeError(spec.describe() + ": " + path + " has dtype '" +
+                   array.descr + "', expected '" + expected + "' (" + what +
+                   ")");
+}
+
+/// The tensor of `spec` whose elements, as stored in a .npy file, start at
+/// `data`.
+static HostTensor tensorFromNpyData(const TensorSpec &spec, const char *data) {
+  HostTensor tensor(spec.kind, spec.shape);
+  if (spec.kind == ElementKind::bf16) {
+    auto *out = static_cast<uint16_t *>(tensor.getData());
+    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
+      float value;
+      std::memcpy(&value, data + i * sizeof(float), sizeof(float));
+      out[i] = floatToBF16(value);
+    }
+  } else {
+    std::memcpy(tensor.getData(), data, tensor.getSizeInBytes());
+  }
+  return tensor;
+}
+
 llvm::Expected<HostTensor> mpt::run::loadArgument(const TensorSpec &spec,
                                                   llvm::StringRef path) {
   llvm::Expected<NpyArray> array = readNpy(path);
   if (!array)
     return makeError(spec.describe() + ": " +
                      llvm::toString(array.takeError()));
-
-  llvm::StringRef expected = getNpyDescr(spec.kind);
-  if (array->descr != expected) {
-    std::string what = getElementName(spec.kind).str();
-    if (spec.kind == ElementKind::bf16)
-      what = "float32, rounded to bf16";
-    return makeError(spec.describe() + ": " + path + " has dtype '" +
-                     array->descr + "', expected '" + expected + "' (" + what +
-                     ")");
-  }
+  if (llvm::Error error = checkDescr(spec, *array, path))
+    return std::move(error);
   if (llvm::ArrayRef<int64_t>(array->shape) !=
       llvm::ArrayRef<int64_t>(spec.shape))
     return makeError(spec.describe() + ": " + path + " has shape " +
                      formatShape(array->shape) + ", expected " +
                      formatShape(spec.shape) + " (" + spec.getTypeString() +
                      ")");
+  return tensorFromNpyData(spec, array->data.data());
+}
 
-  HostTensor tensor(spec.kind, spec.shape);
-  if (spec.kind == ElementKind::bf16) {
-    auto *out = static_cast<uint16_t *>(tensor.getData());
-    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
-      float value;
-      std::memcpy(&value, array->data.data() + i * sizeof(float),
-                  sizeof(float));
-      out[i] = floatToBF16(value);
-    }
-  } else {
-    std::memcpy(tensor.getData(), array->data.data(), tensor.getSizeInBytes());
-  }
-  return tensor;
+llvm::Expected<llvm::SmallVector<HostTensor>>
+mpt::run::loadStepArgument(const TensorSpec &spec, llvm::StringRef path) {
+  llvm::Expected<NpyArray> array = readNpy(path);
+  if (!array)
+    return makeError(spec.describe() + ": " +
+                     llvm::toString(array.takeError()));
+  if (llvm::Error error = checkDescr(spec, *array, path))
+    return std::move(error);
+  llvm::ArrayRef<int64_t> shape(array->shape);
+  if (shape.empty() || shape.front() < 1 ||
+      shape.drop_front() != llvm::ArrayRef<int64_t>(spec.shape))
+    return makeError(spec.describe() + ": " + path + " has shape " +
+                     formatShape(shape) + ", expected N x " +
+                     formatShape(spec.shape) + " (one " + spec.getTypeString() +
+                     " per step, N >= 1)");
+  llvm::SmallVector<HostTensor> rows;
+  size_t rowBytes = array->data.size() / shape.front();
+  for (int64_t row = 0; row < shape.front(); ++row)
+    rows.push_back(
+        tensorFromNpyData(spec, array->data.data() + row * rowBytes));
+  return rows;
 }
 
 namespace {
@@ -100,6 +133,12 @@ HostTensor mpt::run::makeRandomArgument(const TensorSpec &spec, uint64_t seed,
   int64_t numElements = tensor.getNumElements();
   RandomSource random(seed, spec.index);
 
+  if (!spec.initialValue.empty()) {
+    distribution = "mpt.initial_value";
+    for (int64_t i = 0; i < numElements; ++i)
+      tensor.setDouble(i, spec.initialValue[i % spec.initialValue.size()]);
+    return tensor;
+  }
   if (!isFloatKind(spec.kind)) {
     int64_t bound = spec.indexBound.value_or(10);
     distribution = "uniform integers in [0, " + std::to_string(bound) + ")";

@@ -44,6 +44,12 @@ namespace mpt::run {
 llvm::Expected<HostTensor> loadArgument(const TensorSpec &spec,
                                         llvm::StringRef path);
 
+/// Reads the per-step values of the argument `spec` from a .npy file of shape
+/// N x (the argument's shape): one tensor per row. Fails with a message naming
+/// the argument when the dtype or shape is wrong.
+llvm::Expected<llvm::SmallVector<HostTensor>>
+loadStepArgument(const TensorSpec &spec, llvm::StringRef path);
+
 /// Draws argument `spec` at random, see the file comment; `distribution`
 /// receives a description such as "normal(0, 0.0357)".
 HostTensor makeRandomArgument(const TensorSpec &spec, uint64_t seed,

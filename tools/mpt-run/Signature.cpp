@@ -153,6 +153,18 @@ static void forEachUse(Value value, bool throughShapeOps,
 
 /// Fills in the hints for random values of argument `arg`.
 static void addUseHints(BlockArgument arg, TensorSpec &spec) {
+  if (auto func = dyn_cast<mlir::func::FuncOp>(arg.getOwner()->getParentOp()))
+    if (auto initial = func.getArgAttrOfType<mlir::DenseElementsAttr>(
+            arg.getArgNumber(), mpt::MPTDialect::getInitialValueAttrName())) {
+      if (isa<mlir::FloatType>(initial.getElementType()))
+        for (llvm::APFloat value : initial.getValues<llvm::APFloat>())
+          spec.initialValue.push_back(value.convertToDouble());
+      else
+        for (llvm::APInt value : initial.getValues<llvm::APInt>())
+          spec.initialValue.push_back(static_cast<double>(
+              value.getBitWidth() == 1 ? value.getZExtValue()
+                                       : value.getSExtValue()));
+    }
   if (!isFloatKind(spec.kind)) {
     forEachUse(arg, /*throughShapeOps=*/true, [&](OpOperand &use) {
       std::optional<int64_t> bound;

@@ -54,6 +54,8 @@ struct TensorSpec {
   /// shape, a leading corner of `shape`. Random values fill only that
   /// corner (the padding is zero), drawn as for an unpadded argument.
   llvm::SmallVector<int64_t, 4> logicalShape;
+  /// Arguments with `mpt.initial_value`: its elements, in row-major order.
+  std::vector<double> initialValue;
 
   /// "tensor<2x3xf32>".
   std::string getTypeString() const { return formatTensorType(kind, shape); }

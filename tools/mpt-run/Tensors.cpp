@@ -29,6 +29,8 @@ std::optional<ElementKind> mpt::run::getElementKind(mlir::Type type) {
     return ElementKind::i64;
   if (type.isSignlessInteger(32))
     return ElementKind::i32;
+  if (type.isSignlessInteger(1))
+    return ElementKind::i1;
   return std::nullopt;
 }
 
@@ -46,6 +48,8 @@ llvm::StringRef mpt::run::getElementName(ElementKind kind) {
     return "i64";
   case ElementKind::i32:
     return "i32";
+  case ElementKind::i1:
+    return "i1";
   }
   llvm_unreachable("unknown element kind");
 }
@@ -61,12 +65,15 @@ unsigned mpt::run::getElementSize(ElementKind kind) {
   case ElementKind::f16:
   case ElementKind::bf16:
     return 2;
+  case ElementKind::i1:
+    return 1;
   }
   llvm_unreachable("unknown element kind");
 }
 
 bool mpt::run::isFloatKind(ElementKind kind) {
-  return kind != ElementKind::i64 && kind != ElementKind::i32;
+  return kind != ElementKind::i64 && kind != ElementKind::i32 &&
+         kind != ElementKind::i1;
 }
 
 llvm::StringRef mpt::run::getNpyDescr(ElementKind kind) {
@@ -82,6 +89,8 @@ llvm::StringRef mpt::run::getNpyDescr(ElementKind kind) {
     return "<i8";
   case ElementKind::i32:
     return "<i4";
+  case ElementKind::i1:
+    return "|b1";
   }
   llvm_unreachable("unknown element kind");
 }
@@ -201,6 +210,8 @@ double HostTensor::getDouble(int64_t index) const {
     return static_cast<double>(reinterpret_cast<const int64_t *>(data)[index]);
   case ElementKind::i32:
     return reinterpret_cast<const int32_t *>(data)[index];
+  case ElementKind::i1:
+    return reinterpret_cast<const uint8_t *>(data)[index] & 1;
   }
   llvm_unreachable("unknown element kind");
 }
@@ -230,6 +241,9 @@ void HostTensor::setDouble(int64_t index, double value) {
   case ElementKind::i32:
     reinterpret_cast<int32_t *>(data)[index] =
         static_cast<int32_t>(std::llround(value));
+    return;
+  case ElementKind::i1:
+    reinterpret_cast<uint8_t *>(data)[index] = value != 0.0;
     return;
   }
   llvm_unreachable("unknown element kind");
@@ -274,6 +288,8 @@ TensorSummary mpt::run::summarize(const HostTensor &tensor, unsigned numFirst) {
       summary.max = value;
     sum += value;
     ++numFinite;
+    if (value == 0)
+      ++summary.numZero;
   }
   if (numFinite)
     summary.mean = sum / numFinite;

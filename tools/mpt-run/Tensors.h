@@ -21,7 +21,7 @@
 namespace mpt::run {
 
 /// The element types mpt-run can pass to and from the compiled code.
-enum class ElementKind { f32, f64, f16, bf16, i64, i32 };
+enum class ElementKind { f32, f64, f16, bf16, i64, i32, i1 };
 
 /// The kind of the MLIR element type `type`, or nullopt if mpt-run does not
 /// support it.
@@ -100,6 +100,8 @@ struct TensorSummary {
   double max = 0;
   double mean = 0;
   int64_t numNaN = 0;
+  /// Elements equal to zero (either sign).
+  int64_t numZero = 0;
   int64_t numInf = 0;
   /// The first few elements, row-major.
   llvm::SmallVector<double, 8> first;

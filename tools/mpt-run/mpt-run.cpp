@@ -90,6 +90,19 @@ static cl::opt<unsigned> numSteps(
              "arguments of that role, and print the loss of each step"),
     cl::value_desc("N"), cl::init(0), cl::cat(runCategory));
 
+static cl::list<std::string> stepInputs(
+    "step-input",
+    cl::desc("Training mode: argument K takes row (step - 1) mod N of an "
+             "N x (argument shape) .npy file at each step (one batch per "
+             "step); repeatable"),
+    cl::value_desc("K=path.npy"), cl::cat(runCategory));
+
+static cl::opt<bool> saveSteps(
+    "save-steps",
+    cl::desc("Training mode with --output-dir: also write the results of "
+             "every step to DIR/step_<s>/result_<i>.npy"),
+    cl::cat(runCategory));
+
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::init(2), cl::cat(runCategory));
@@ -158,6 +171,14 @@ struct StepRecord {
   std::optional<double> loss;
   std::optional<double> scale;
   double ms;
+  /// The first element of every loss_scale_state result, in order.
+  llvm::SmallVector<double, 3> scaleState;
+};
+
+/// Per-step values of one argument (--step-input).
+struct StepInput {
+  unsigned argument;
+  llvm::SmallVector<HostTensor> rows;
 };
 
 /// Everything printed at the end.
@@ -201,6 +222,36 @@ prepareArguments(const EntrySignature &signature) {
   return arguments;
 }
 
+/// Reads the --step-input files.
+static llvm::Expected<llvm::SmallVector<StepInput>>
+prepareStepInputs(const EntrySignature &signature) {
+  llvm::SmallVector<StepInput> result;
+  if (!stepInputs.empty() && numSteps == 0)
+    return makeError("--step-input needs --steps");
+  for (llvm::StringRef text : stepInputs) {
+    auto [indexText, path] = text.split('=');
+    unsigned index;
+    if (path.empty() || indexText.getAsInteger(10, index))
+      return makeError("--step-input=" + text +
+                       ": expected K=path.npy with K an argument index");
+    if (index >= signature.arguments.size())
+      return makeError("--step-input=" + text + ": @" + signature.name +
+                       " has " + llvm::Twine(signature.arguments.size()) +
+                       " arguments (0 to " +
+                       llvm::Twine(signature.arguments.size() - 1) + ")");
+    if (llvm::any_of(result,
+                     [&](const StepInput &in) { return in.argument == index; }))
+      return makeError("--step-input: argument " + llvm::Twine(index) +
+                       " is given twice");
+    llvm::Expected<llvm::SmallVector<HostTensor>> rows =
+        loadStepArgument(signature.arguments[index], path);
+    if (!rows)
+      return rows.takeError();
+    result.push_back({index, std::move(*rows)});
+  }
+  return result;
+}
+
 /// Pairs the results with the arguments they replace in training mode: the
 /// k-th result of role parameter, optimizer_state or loss_scale_state feeds
 /// the k-th argument of that role, if their types match.
@@ -242,12 +293,14 @@ static std::optional<unsigned> findLossResult(const EntrySignature &signature) {
   return std::nullopt;
 }
 
-static std::optional<unsigned>
-findScaleResult(const EntrySignature &signature) {
+/// The loss_scale_state results; the first is printed as the scale.
+static llvm::SmallVector<unsigned>
+findScaleResults(const EntrySignature &signature) {
+  llvm::SmallVector<unsigned> result;
   for (const TensorSpec &spec : signature.results)
     if (spec.role == Role::loss_scale_state)
-      return spec.index;
-  return std::nullopt;
+      result.push_back(spec.index);
+  return result;
 }
 
 /// The first element of `tensor`, if it has one.
@@ -263,12 +316,23 @@ static void printStep(llvm::raw_ostream &os, const StepRecord &step) {
     os << " loss " << formatValue(*step.loss, ElementKind::f64);
   if (step.scale)
     os << " scale " << formatValue(*step.scale, ElementKind::f64);
+  if (step.scaleState.size() > 1) {
+    os << " (state";
+    for (double value : step.scaleState)
+      os << " " << formatValue(value, ElementKind::f64);
+    os << ")";
+  }
   os << " (" << formatMs(step.ms) << " ms)\n";
 }
 
 /// Calls the entry once, or --steps times in training mode.
+static llvm::Error writeTensors(llvm::ArrayRef<HostTensor> tensors,
+                                llvm::StringRef dir,
+                                llvm::SmallVectorImpl<std::string> *paths);
+
 static llvm::Error runEntry(JitEntry &jit, const EntrySignature &signature,
                             llvm::SmallVectorImpl<HostTensor> &tensors,
+                            llvm::ArrayRef<StepInput> perStep,
                             RunRecord &record) {
   if (numSteps == 0) {
     llvm::Expected<CallResult> result = jit.call(tensors);
@@ -282,9 +346,11 @@ static llvm::Error runEntry(JitEntry &jit, const EntrySignature &signature,
 
   llvm::SmallVector<Feedback> feedback = matchFeedback(signature);
   std::optional<unsigned> lossIndex = findLossResult(signature);
-  std::optional<unsigned> scaleIndex = findScaleResult(signature);
+  llvm::SmallVector<unsigned> scaleIndices = findScaleResults(signature);
   bool showProgress = llvm::sys::Process::StandardErrIsDisplayed();
   for (unsigned step = 1; step <= numSteps; ++step) {
+    for (const StepInput &in : perStep)
+      tensors[in.argument] = in.rows[(step - 1) % in.rows.size()].clone();
     if (showProgress)
       llvm::errs() << "\r[" << step << "/" << numSteps << "]";
     llvm::Expected<CallResult> result = jit.call(tensors);
@@ -293,11 +359,20 @@ static llvm::Error runEntry(JitEntry &jit, const EntrySignature &signature,
     if (!result)
       return result.takeError();
 
-    StepRecord stepRecord{step, std::nullopt, std::nullopt, result->ms};
+    StepRecord stepRecord{step, std::nullopt, std::nullopt, result->ms, {}};
     if (lossIndex)
       stepRecord.loss = getFirstElement(result->results[*lossIndex]);
-    if (scaleIndex)
-      stepRecord.scale = getFirstElement(result->results[*scaleIndex]);
+    for (unsigned index : scaleIndices)
+      if (std::optional<double> value = getFirstElement(result->results[index]))
+        stepRecord.scaleState.push_back(*value);
+    if (!scaleIndices.empty())
+      stepRecord.scale = getFirstElement(result->results[scaleIndices[0]]);
+    if (saveSteps && !outputDir.empty()) {
+      llvm::SmallString<128> dir(outputDir);
+      llvm::sys::path::append(dir, "step_" + std::to_string(step));
+      if (llvm::Error error = writeTensors(result->results, dir, nullptr))
+        return error;
+    }
     record.steps.push_back(stepRecord);
     record.runMs += result->ms;
     ++record.numCalls;
@@ -316,20 +391,28 @@ static llvm::Error runEntry(JitEntry &jit, const EntrySignature &signature,
   return llvm::Error::success();
 }
 
+/// Writes `tensors` to DIR/result_<i>.npy.
+static llvm::Error writeTensors(llvm::ArrayRef<HostTensor> tensors,
+                                llvm::StringRef dir,
+                                llvm::SmallVectorImpl<std::string> *paths) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return makeError("cannot create " + dir + ": " + ec.message());
+  for (auto [index, tensor] : llvm::enumerate(tensors)) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, "result_" + std::to_string(index) + ".npy");
+    if (llvm::Error error = saveTensor(tensor, path))
+      return error;
+    if (paths)
+      paths->push_back(path.str().str());
+  }
+  return llvm::Error::success();
+}
+
 /// Writes the results to --output-dir.
 static llvm::Error writeResults(RunRecord &record) {
   if (outputDir.empty())
     return llvm::Error::success();
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-    return makeError("cannot create " + outputDir + ": " + ec.message());
-  for (auto [index, tensor] : llvm::enumerate(record.results)) {
-    llvm::SmallString<128> path(outputDir);
-    llvm::sys::path::append(path, "result_" + std::to_string(index) + ".npy");
-    if (llvm::Error error = saveTensor(tensor, path))
-      return error;
-    record.resultPaths.push_back(path.str().str());
-  }
-  return llvm::Error::success();
+  return writeTensors(record.results, outputDir, &record.resultPaths);
 }
 
 /// Prints one line per argument: its type and where its value comes from.
@@ -359,6 +442,8 @@ static void printResults(llvm::raw_ostream &os, const EntrySignature &signature,
         os << " min " << formatValue(summary.min, spec.kind) << " max "
            << formatValue(summary.max, spec.kind) << " mean "
            << formatValue(summary.mean, ElementKind::f64);
+      if (summary.numZero)
+        os << " zeros " << summary.numZero;
       if (summary.numNaN)
         os << " nan " << summary.numNaN;
       if (summary.numInf)
@@ -437,6 +522,7 @@ static void printJson(llvm::raw_ostream &os, const EntrySignature &signature,
             json.attribute("min", finite(summary.min, spec.kind));
             json.attribute("max", finite(summary.max, spec.kind));
             json.attribute("mean", finite(summary.mean, ElementKind::f64));
+            json.attribute("zeros", summary.numZero);
             json.attribute("nan", summary.numNaN);
             json.attribute("inf", summary.numInf);
             json.attributeArray("first", [&] {
@@ -458,6 +544,11 @@ static void printJson(llvm::raw_ostream &os, const EntrySignature &signature,
                                        : llvm::json::Value(nullptr));
             if (step.scale)
               json.attribute("scale", toJson(*step.scale, ElementKind::f64));
+            if (!step.scaleState.empty())
+              json.attributeArray("scale_state", [&] {
+                for (double value : step.scaleState)
+                  json.value(toJson(value, ElementKind::f64));
+              });
             json.attribute("ms", step.ms);
           });
       });
@@ -503,6 +594,12 @@ static llvm::Error run() {
   llvm::Expected<Arguments> arguments = prepareArguments(*signature);
   if (!arguments)
     return arguments.takeError();
+  llvm::Expected<llvm::SmallVector<StepInput>> perStep =
+      prepareStepInputs(*signature);
+  if (!perStep)
+    return perStep.takeError();
+  if (saveSteps && (outputDir.empty() || numSteps == 0))
+    return makeError("--save-steps needs --steps and --output-dir");
 
   if (!emitJson)
     printArguments(llvm::outs(), *signature, arguments->sources);
@@ -527,7 +624,7 @@ static llvm::Error run() {
   record.jitMs = millisecondsSince(start);
 
   if (llvm::Error error =
-          runEntry(**jit, *signature, arguments->tensors, record))
+          runEntry(**jit, *signature, arguments->tensors, *perStep, record))
     return error;
   if (llvm::Error error = writeResults(record))
     return error;

@@ -1764,6 +1764,300 @@ struct SgdUpdatePattern : public MPTPattern<SgdUpdateOp> {
 };
 
 //===----------------------------------------------------------------------===//
+// Gradient clipping and loss scaling
+//===----------------------------------------------------------------------===//
+
+/// The scalar of a rank-0 tensor, and a rank-0 tensor of a scalar.
+Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  return tensor::ExtractOp::create(b, loc, tensor, ValueRange{});
+}
+Value scalarTensor(OpBuilder &b, Location loc, Value scalar) {
+  return tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({}, scalar.getType()), scalar);
+}
+
+/// Reduces every element of `input` (converted to `acc`, then mapped by
+/// `value`) with `combine` into one scalar of type `acc`.
+Value reduceAll(OpBuilder &b, Location loc, Value input, Type acc,
+                Combine combine,
+                function_ref<Value(OpBuilder &, Location, Value)> value) {
+  SmallVector<int64_t> all(tensorType(input).getRank());
+  std::iota(all.begin(), all.end(), 0);
+  return extractScalar(b, loc,
+                       buildReduction(b, loc, input, all, acc, combine, value));
+}
+
+Value square(OpBuilder &b, Location loc, Value x) {
+  return arith::MulFOp::create(b, loc, x, x);
+}
+
+/// Whether a float scalar is finite (false for NaN).
+Value isFinite(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, x),
+      floatConst(b, loc, x.getType(), std::numeric_limits<double>::infinity()));
+}
+
+/// `tensor * factor` (a rank-0 tensor), in f32, rounded once to `element`.
+Value scaleTensor(OpBuilder &b, Location loc, Value tensor, Value factor,
+                  Type element) {
+  ArrayRef<int64_t> shape = tensorType(tensor).getShape();
+  MLIRContext *ctx = b.getContext();
+  return buildGeneric(
+      b, loc, shape, element, {tensor, factor},
+      {AffineMap::getMultiDimIdentityMap(shape.size(), ctx),
+       AffineMap::get(shape.size(), 0, {}, ctx)},
+      b.getF32Type(), [](OpBuilder &nb, Location nl, ValueRange a) {
+        return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
+      });
+}
+
+/// The global norm of `tensors` (squares summed in f32) and the clipping
+/// factor min(1, maxNorm / (norm + 1e-6)) of clip_grad_norm_, as f32 scalars.
+std::pair<Value, Value> clipFactor(OpBuilder &b, Location loc,
+                                   ValueRange tensors, double maxNorm) {
+  Type f32 = b.getF32Type();
+  Value total;
+  for (Value t : tensors) {
+    Value sq = reduceAll(b, loc, t, f32, Combine::sum, square);
+    total = total ? arith::AddFOp::create(b, loc, total, sq).getResult() : sq;
+  }
+  Value norm = math::SqrtOp::create(b, loc, total);
+  Value ratio = arith::DivFOp::create(
+      b, loc, floatConst(b, loc, f32, maxNorm),
+      arith::AddFOp::create(b, loc, norm, floatConst(b, loc, f32, 1e-6)));
+  Value factor =
+      arith::MinimumFOp::create(b, loc, floatConst(b, loc, f32, 1.0), ratio);
+  return {norm, factor};
+}
+
+struct ClipByGlobalNormPattern : public OpRewritePattern<ClipByGlobalNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ClipByGlobalNormOp op,
+                                PatternRewriter &b) const override {
+    if (failed(checkStatic(op, b)))
+      return failure();
+    Location loc = op.getLoc();
+    Value factor = scalarTensor(
+        b, loc,
+        clipFactor(b, loc, op.getGrads(), op.getMaxNorm().convertToDouble())
+            .second);
+    SmallVector<Value> results;
+    for (auto [g, r] : llvm::zip(op.getGrads(), op.getResults()))
+      results.push_back(
+          scaleTensor(b, loc, g, factor, tensorType(r).getElementType()));
+    b.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct UnscaleAndCheckPattern : public OpRewritePattern<UnscaleAndCheckOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(UnscaleAndCheckOp op,
+                                PatternRewriter &b) const override {
+    if (failed(checkStatic(op, b)))
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = b.getF32Type(), f64 = b.getF64Type();
+    // 1 / scale in f64, rounded once to f32.
+    llvm::SmallDenseMap<Value, Value> inverses;
+    auto inverse = [&](Value scale) {
+      Value &inv = inverses[scale];
+      if (!inv) {
+        Value wide =
+            arith::ExtFOp::create(b, loc, f64, extractScalar(b, loc, scale));
+        inv =
+            scalarTensor(b, loc,
+                         arith::TruncFOp::create(
+                             b, loc, f32,
+                             arith::DivFOp::create(
+                                 b, loc, floatConst(b, loc, f64, 1.0), wide)));
+      }
+      return inv;
+    };
+    SmallVector<Value> unscaled;
+    Value flag = floatConst(b, loc, f32, 0.0);
+    for (auto [i, g] : llvm::enumerate(op.getGrads())) {
+      Value scale = op.getScales()[op.getScales().size() == 1 ? 0 : i];
+      Value u = scaleTensor(b, loc, g, inverse(scale), f32);
+      unscaled.push_back(u);
+      Value bad = reduceAll(b, loc, u, f32, Combine::max,
+                            [](OpBuilder &nb, Location nl, Value x) -> Value {
+                              return arith::SelectOp::create(
+                                  nb, nl, isFinite(nb, nl, x),
+                                  floatConst(nb, nl, x.getType(), 0.0),
+                                  floatConst(nb, nl, x.getType(), 1.0));
+                            });
+      flag = arith::MaximumFOp::create(b, loc, flag, bad);
+    }
+    Value found = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, flag,
+                                        floatConst(b, loc, f32, 0.0));
+    Value factor;
+    if (std::optional<APFloat> maxNorm = op.getMaxNorm()) {
+      auto [norm, clip] =
+          clipFactor(b, loc, unscaled, maxNorm->convertToDouble());
+      found = arith::OrIOp::create(
+          b, loc, found,
+          arith::XOrIOp::create(
+              b, loc, isFinite(b, loc, norm),
+              arith::ConstantOp::create(b, loc, b.getBoolAttr(true))));
+      factor = scalarTensor(b, loc, clip);
+    }
+    SmallVector<Value> results;
+    for (auto [u, r] : llvm::zip(unscaled, op.getUnscaled())) {
+      Type element = tensorType(r).getElementType();
+      results.push_back(factor ? scaleTensor(b, loc, u, factor, element)
+                               : convertTensor(b, loc, u, element));
+    }
+    results.push_back(scalarTensor(b, loc, found));
+    b.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct LayerScalePattern : public MPTPattern<LayerScaleOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(LayerScaleOp op, PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Type f32 = b.getF32Type(), f64 = b.getF64Type();
+    auto c = [&](double v) { return floatConst(b, loc, f64, v); };
+    auto absValue = [](OpBuilder &nb, Location nl, Value x) -> Value {
+      return math::AbsFOp::create(nb, nl, x);
+    };
+    // E[x^2] (= sd^2 + mean^2) and max |x|, accumulated in f64.
+    auto stats = [&](Value t) -> std::pair<Value, Value> {
+      Value sq = reduceAll(b, loc, t, f64, Combine::sum, square);
+      Value meanSq = arith::DivFOp::create(
+          b, loc, sq, c(double(tensorType(t).getNumElements())));
+      return {meanSq, reduceAll(b, loc, t, f64, Combine::max, absValue)};
+    };
+    auto [gSq, gMax] = stats(op.getGrad());
+    auto [oSq, oMax] = stats(op.getOther());
+    double fanIn = double(op.getFanIn());
+    auto mul = [&](Value x, Value y) -> Value {
+      return arith::MulFOp::create(b, loc, x, y);
+    };
+    auto div = [&](Value x, Value y) -> Value {
+      return arith::DivFOp::create(b, loc, x, y);
+    };
+    auto minimum = [&](Value x, Value y) -> Value {
+      return arith::MinimumFOp::create(b, loc, x, y);
+    };
+    Value sigma =
+        math::SqrtOp::create(b, loc, mul(mul(gSq, oSq), c(fanIn * 0.5)));
+    // erfinv(1e-3) * sqrt(2): 0.1% of the sums may fall below min_value.
+    constexpr double kUnderflowQuantile = 1.2533150147717427e-3;
+    Value lower =
+        arith::MaximumFOp::create(b, loc, c(1.0),
+                                  div(c(op.getMinValue().convertToDouble()),
+                                      mul(c(kUnderflowQuantile), sigma)));
+    Value productMax = mul(mul(gMax, oMax), c(fanIn));
+    Value upper = div(c(op.getMaxValue().convertToDouble()), productMax);
+    Value scale = arith::ExtFOp::create(b, loc, f64,
+                                        extractScalar(b, loc, op.getScale()));
+    Value budget = div(c(op.getMaxScale().convertToDouble()), scale);
+    Value alpha = minimum(minimum(lower, upper), budget);
+    // Degenerate statistics (all zeros, inf or NaN) keep the scale.
+    Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT,
+                                           mul(sigma, productMax), c(0.0));
+    Value usable = arith::AndIOp::create(
+        b, loc,
+        arith::AndIOp::create(b, loc, positive, isFinite(b, loc, alpha)),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, alpha,
+                              c(0.0)));
+    alpha = arith::SelectOp::create(b, loc, usable, alpha, c(1.0));
+    // Round down to a power of two, kept inside f32's normal range.
+    Value exponent =
+        math::FloorOp::create(b, loc, math::Log2Op::create(b, loc, alpha));
+    exponent = arith::MaximumFOp::create(b, loc, exponent, c(-100.0));
+    Value pot = math::Exp2Op::create(b, loc, exponent);
+    return scalarTensor(b, loc, arith::TruncFOp::create(b, loc, f32, pot));
+  }
+};
+
+struct UpdateScalePattern : public OpRewritePattern<UpdateScaleOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(UpdateScaleOp op,
+                                PatternRewriter &b) const override {
+    Location loc = op.getLoc();
+    Type f32 = b.getF32Type(), f64 = b.getF64Type();
+    auto c = [&](double v) { return floatConst(b, loc, f64, v); };
+    auto ci = [&](int64_t v) {
+      return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v))
+          .getResult();
+    };
+    auto select = [&](Value cond, Value x, Value y) -> Value {
+      return arith::SelectOp::create(b, loc, cond, x, y);
+    };
+    Value scale = arith::ExtFOp::create(b, loc, f64,
+                                        extractScalar(b, loc, op.getScale()));
+    Value growth = extractScalar(b, loc, op.getGrowthTracker());
+    Value hysteresis = extractScalar(b, loc, op.getHysteresisTracker());
+    Value found = extractScalar(b, loc, op.getFoundInf());
+    // Overflow: one fewer tolerated overflow; back off when none is left.
+    Value tolerated = arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, hysteresis, ci(1)), ci(0));
+    Value backoff = arith::MaximumFOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, scale,
+                              c(op.getBackoffFactor().convertToDouble())),
+        c(op.getMinScale().convertToDouble()));
+    Value backoffScale =
+        select(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                     tolerated, ci(0)),
+               backoff, scale);
+    // A good step: count it; grow after growth_interval of them.
+    Value counted = arith::AddIOp::create(b, loc, growth, ci(1));
+    Value grow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                       counted, ci(op.getGrowthInterval()));
+    Value grown = arith::MinimumFOp::create(
+        b, loc,
+        arith::MulFOp::create(b, loc, scale,
+                              c(op.getGrowthFactor().convertToDouble())),
+        c(op.getMaxScale().convertToDouble()));
+    Value goodScale = select(grow, grown, scale);
+    Value goodGrowth = select(grow, ci(0), counted);
+    Value goodHysteresis = select(grow, ci(op.getHysteresis()), hysteresis);
+    Value newScale = arith::TruncFOp::create(
+        b, loc, f32, select(found, backoffScale, goodScale));
+    Value newGrowth = select(found, ci(0), goodGrowth);
+    Value newHysteresis = select(found, tolerated, goodHysteresis);
+    b.replaceOp(op, {scalarTensor(b, loc, newScale),
+                     scalarTensor(b, loc, newGrowth),
+                     scalarTensor(b, loc, newHysteresis)});
+    return success();
+  }
+};
+
+struct BackwardSeedPattern : public MPTPattern<BackwardSeedOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(BackwardSeedOp op, PatternRewriter &b) const override {
+    Type element = op.getType().getElementType();
+    return filledTensor(b, op.getLoc(), {}, element,
+                        floatConst(b, op.getLoc(), element, 1.0));
+  }
+};
+
+struct SelectPattern : public MPTPattern<SelectOp> {
+  using MPTPattern::MPTPattern;
+  Value lower(SelectOp op, PatternRewriter &b) const override {
+    MLIRContext *ctx = b.getContext();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    AffineMap cond = op.getCondition().getType().getRank() == 0
+                         ? AffineMap::get(rank, 0, {}, ctx)
+                         : id;
+    return buildGeneric(
+        b, op.getLoc(), type.getShape(), type.getElementType(),
+        {op.getCondition(), op.getTrueValue(), op.getFalseValue()},
+        {cond, id, id}, Type(), [](OpBuilder &nb, Location nl, ValueRange a) {
+          return arith::SelectOp::create(nb, nl, a[0], a[1], a[2]).getResult();
+        });
+  }
+};
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -1835,5 +2129,7 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
       NormGradPattern<LayerNormGradOp>, NormGradPattern<BatchNormGradOp>,
       SgdUpdatePattern, ConvBackwardFilterPattern, ConvBackwardDataPattern,
       MaxPoolGradPattern, AvgPoolGradPattern, EmbeddingGradPattern,
-      MomentumUpdatePattern, AdamUpdatePattern>(ctx);
+      MomentumUpdatePattern, AdamUpdatePattern, ClipByGlobalNormPattern,
+      UnscaleAndCheckPattern, LayerScalePattern, UpdateScalePattern,
+      BackwardSeedPattern, SelectPattern>(ctx);
 }

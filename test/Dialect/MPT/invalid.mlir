@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 // Unknown mpt.* attribute on a function argument.
-// expected-error @+1 {{unknown attribute 'mpt.foo' on argument #1; the mpt dialect defines 'mpt.role' and 'mpt.logical_shape'}}
+// expected-error @+1 {{unknown attribute 'mpt.foo' on argument #1; the mpt dialect defines 'mpt.role', 'mpt.logical_shape' and 'mpt.initial_value'}}
 func.func @unknown_arg_attr(%a: tensor<4xf32>, %b: tensor<4xf32> {mpt.foo = 1}) {
   return
 }
@@ -19,7 +19,7 @@ func.func @unknown_arg_attr(%a: tensor<4xf32>, %b: tensor<4xf32> {mpt.foo = 1}) 
 // -----
 
 // Unknown mpt.* attribute on a function result.
-// expected-error @+1 {{unknown attribute 'mpt.bar' on result #0; the mpt dialect defines 'mpt.role' and 'mpt.logical_shape'}}
+// expected-error @+1 {{unknown attribute 'mpt.bar' on result #0; the mpt dialect defines 'mpt.role', 'mpt.logical_shape' and 'mpt.initial_value'}}
 func.func @unknown_result_attr(%a: tensor<4xf32>) -> (tensor<4xf32> {mpt.bar}) {
   return %a : tensor<4xf32>
 }

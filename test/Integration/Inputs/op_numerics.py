@@ -164,7 +164,7 @@ def round_output(x, dt):
             np.float64)
     if dt in NARROW:
         return round_fmt(x, dt)
-    if dt in ("i64", "i32"):
+    if dt in ("i64", "i32", "i1"):
         return np.asarray(x)
     raise ValueError(dt)
 
@@ -181,11 +181,13 @@ def npy_array(values, ty):
         return np.asarray(values, dtype=np.int64)
     if ty == "i32":
         return np.asarray(values, dtype=np.int32)
+    if ty == "i1":
+        return np.asarray(values, dtype=np.bool_)
     raise ValueError(ty)
 
 
 NPY_DESCR = {"f32": "<f4", "f16": "<f2", "bf16": "<f4", "i64": "<i8",
-             "i32": "<i4"}
+             "i32": "<i4", "i1": "|b1"}
 
 # ---------------------------------------------------------------------------
 # .npy files written by mpt-run
@@ -1230,6 +1232,174 @@ add("adam_update weight_decay step 7", [N("4x6"), N("4x6"), N("4x6", 0.5),
                                       0.05),
     "ew")
 
+# --- gradient clipping and loss scaling --------------------------------------
+
+
+def clip_ref(max_norm, *gs):
+    """clip_grad_norm_: g * min(1, max_norm / (||g||_2 + 1e-6)), the norm over
+    every element of every gradient."""
+    norm = math.sqrt(sum(float(np.sum(np.square(g))) for g in gs))
+    factor = min(1.0, max_norm / (norm + 1e-6))
+    return [g * factor for g in gs]
+
+
+add("clip_by_global_norm clipped", [N("4x6", 3.0), N("6", 3.0)], ["4x6", "6"],
+    "mpt.clip_by_global_norm %a0, %a1 max_norm = 1.0"
+    " : ({t0}, {t1}) -> ({r0}, {r1})",
+    lambda a, b: clip_ref(1.0, a, b), "ew")
+add("clip_by_global_norm below max_norm", [N("4x6"), N("6")], ["4x6", "6"],
+    "mpt.clip_by_global_norm %a0, %a1 max_norm = 1000.0"
+    " : ({t0}, {t1}) -> ({r0}, {r1})",
+    lambda a, b: clip_ref(1000.0, a, b), "exact")
+add("backward_seed", [N("")], "", "mpt.backward_seed %a0 : {t0}",
+    lambda x: np.ones(()), "exact")
+add("select rank-0 condition", [FIXED("", [True], "i1"), N("4x6"), N("4x6")],
+    "4x6", "mpt.select %a0, %a1, %a2 : {t0}, {r0}",
+    lambda c, a, b: np.where(c, a, b), "exact")
+add("select elementwise", [Arg("4x6", lambda r, s: r.integers(0, 2, s), "i1"),
+                           N("4x6"), N("4x6")],
+    "4x6", "mpt.select %a0, %a1, %a2 : {t0}, {r0}",
+    lambda c, a, b: np.where(c, a, b), "exact")
+
+
+def unscale_ref(scales, gs, max_norm=None):
+    """inv = f32(1 / f64(scale)); u = f32(f32(g) * inv); found_inf when a u is
+    inf or NaN; with max_norm, clip_ref of the u (a non-finite norm is an
+    overflow too)."""
+    out, found = [], False
+    for i, g in enumerate(gs):
+        s = scales[0] if len(scales) == 1 else scales[i]
+        inv = np.float32(1.0 / np.float64(s))
+        with np.errstate(over="ignore", invalid="ignore"):
+            u = (np.asarray(g, np.float32) * inv).astype(np.float64)
+        found |= not np.isfinite(u).all()
+        out.append(u)
+    if max_norm is not None:
+        with np.errstate(over="ignore", invalid="ignore"):
+            norm = math.sqrt(sum(float(np.sum(np.square(u))) for u in out))
+        found |= not math.isfinite(norm)
+        out = clip_ref(max_norm, *out)
+    return out + [np.array(found)]
+
+
+SCALE = lambda v: FIXED("", [v], "f32")  # noqa: E731
+WITH_INF = Arg("4x6", lambda r, s: np.where(
+    np.arange(24).reshape(s) == 7, np.inf, r.standard_normal(s)))
+WITH_NAN = Arg("6", lambda r, s: np.where(
+    np.arange(6) == 2, np.nan, r.standard_normal(s)))
+add("unscale_and_check 2^10", [N("4x6", 1024.0), N("6", 1024.0), SCALE(1024.0)],
+    [("4x6", "f32"), ("6", "f32"), ("", "i1")],
+    "mpt.unscale_and_check %a0, %a1 scales(%a2)"
+    " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda a, b, s: unscale_ref([s], [a, b]), "exact")
+add("unscale_and_check scale 3 (1/3 rounded once)",
+    [N("4x6", 100.0), N("6", 100.0), SCALE(3.0)],
+    [("4x6", "f32"), ("6", "f32"), ("", "i1")],
+    "mpt.unscale_and_check %a0, %a1 scales(%a2)"
+    " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda a, b, s: unscale_ref([s], [a, b]), "exact")
+add("unscale_and_check inf", [WITH_INF, N("6"), SCALE(65536.0)],
+    [("4x6", "f32"), ("6", "f32"), ("", "i1")],
+    "mpt.unscale_and_check %a0, %a1 scales(%a2)"
+    " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda a, b, s: unscale_ref([s], [a, b]), "exact")
+add("unscale_and_check nan", [N("4x6"), WITH_NAN, SCALE(65536.0)],
+    [("4x6", "f32"), ("6", "f32"), ("", "i1")],
+    "mpt.unscale_and_check %a0, %a1 scales(%a2)"
+    " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda a, b, s: unscale_ref([s], [a, b]), "exact")
+add("unscale_and_check per-gradient scales",
+    [N("4x6", 8.0), N("6", 256.0), SCALE(8.0), SCALE(256.0)],
+    [("4x6", "f32"), ("6", "f32"), ("", "i1")],
+    "mpt.unscale_and_check %a0, %a1 scales(%a2, %a3)"
+    " : ({t0}, {t1}, {t2}, {t3}) -> ({r0}, {r1}, {r2})",
+    lambda a, b, s, t: unscale_ref([s, t], [a, b]), "exact")
+add("unscale_and_check in the gradient type", [N("4x6", 1024.0), SCALE(4.0)],
+    [("4x6", None), ("", "i1")],
+    "mpt.unscale_and_check %a0 scales(%a1) : ({t0}, {t1}) -> ({r0}, {r1})",
+    lambda a, s: unscale_ref([s], [a]), "ew")
+add("unscale_and_check max_norm", [N("4x6", 4096.0), N("6", 4096.0),
+                                   SCALE(1024.0)],
+    [("4x6", "f32"), ("6", "f32"), ("", "i1")],
+    "mpt.unscale_and_check %a0, %a1 scales(%a2) max_norm = 1.0"
+    " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda a, b, s: unscale_ref([s], [a, b], 1.0), "ew")
+# Finite unscaled gradients whose squares overflow f32: the norm is inf.
+add("unscale_and_check max_norm, non-finite norm",
+    [FIXED("2", [3.0e19, -2.0e19], "f32"), SCALE(1.0)],
+    [("2", "f32"), ("", "i1")],
+    "mpt.unscale_and_check %a0 scales(%a1) max_norm = 1.0"
+    " : ({t0}, {t1}) -> ({r0}, {r1})",
+    lambda a, s: [np.zeros(2), np.array(True)], "exact", dtypes=("f32",))
+
+
+def layer_scale_ref(g, o, scale, fan_in, min_value, max_value, max_scale):
+    """The definition of mpt.layer_scale in MPTOps.td, in float64."""
+    e_g, e_o = float(np.mean(np.square(g))), float(np.mean(np.square(o)))
+    sigma = math.sqrt(e_g * e_o * fan_in / 2.0)
+    quantile = 1.2533150147717427e-3     # erfinv(1e-3) * sqrt(2)
+    product_max = float(np.max(np.abs(g))) * float(np.max(np.abs(o))) * fan_in
+    if not (sigma * product_max > 0) or not math.isfinite(sigma * product_max):
+        return np.array(1.0)
+    lower = max(1.0, min_value / (quantile * sigma))
+    upper = max_value / product_max
+    alpha = min(lower, upper, max_scale / float(scale))
+    return np.array(2.0 ** max(math.floor(math.log2(alpha)), -100))
+
+
+F16_MIN, F16_MAX = 2.0 ** -24, 65504.0
+for name, g, o, s, fan_in in (
+        ("tiny gradient (underflow bound)", N("8x16", 1e-7), N("16x4"), 1.0, 16),
+        ("large gradient (overflow bound)", N("8x16", 1000.0), N("16x4", 3.0), 1.0,
+         16),
+        ("accumulated scale bound", N("8x16", 1e-7), N("16x4"), 2.0 ** 23, 16),
+        ("zero gradient", FIXED("8x16", np.zeros(128)), N("16x4"), 4.0, 16)):
+    add("layer_scale " + name, [g, o, SCALE(s)], [("", "f32")],
+        f"mpt.layer_scale %a0, %a1, %a2 fan_in = {fan_in}"
+        f" min_value = {F16_MIN!r} max_value = {F16_MAX!r}"
+        " max_scale = 16777216.0 : {t0}, {t1}",
+        lambda g, o, s, fan_in=fan_in: layer_scale_ref(
+            g, o, s, fan_in, F16_MIN, F16_MAX, 2.0 ** 24), "exact")
+
+
+def update_scale_ref(s, growth, hyst, found, gf, bf, interval, hysteresis,
+                     lo, hi):
+    """The state machine of mpt.update_scale (MPTOps.td), products in float64
+    rounded to float32."""
+    s, growth, hyst = float(s), int(growth), int(hyst)
+    if bool(found):
+        growth, hyst = 0, max(hyst - 1, 0)
+        if hyst <= 0:
+            s = max(s * bf, lo)
+    else:
+        growth += 1
+        if growth >= interval:
+            s, growth, hyst = min(s * gf, hi), 0, hysteresis
+    return [np.float32(s).astype(np.float64), np.array(growth),
+            np.array(hyst)]
+
+
+I32 = lambda v: FIXED("", [v], "i32")  # noqa: E731
+I1 = lambda v: FIXED("", [v], "i1")  # noqa: E731
+for name, s, g, h, f, attrs in (
+        ("overflow backs off", 65536.0, 5, 1, True, (2.0, 0.5, 2000, 1, 1.0, 2.0 ** 24)),
+        ("overflow tolerated by hysteresis", 65536.0, 5, 2, True,
+         (2.0, 0.5, 2000, 2, 1.0, 2.0 ** 24)),
+        ("backoff floored at min_scale", 1.5, 0, 1, True, (2.0, 0.5, 10, 1, 1.0, 2.0 ** 24)),
+        ("good step counts", 1024.0, 3, 1, False, (2.0, 0.5, 10, 1, 1.0, 2.0 ** 24)),
+        ("growth after the interval", 1024.0, 9, 1, False, (3.0, 0.25, 10, 3, 1.0, 2.0 ** 24)),
+        ("growth capped at max_scale", 2.0 ** 23 * 1.5, 1, 1, False,
+         (2.0, 0.5, 2, 1, 1.0, 2.0 ** 24)),
+        ("backoff not a power of two", 1000.0, 0, 1, True, (2.0, 0.3, 10, 1, 1.0, 2.0 ** 24))):
+    gf, bf, interval, hysteresis, lo, hi = attrs
+    add("update_scale " + name, [SCALE(s), I32(g), I32(h), I1(f)],
+        [("", "f32"), ("", "i32"), ("", "i32")],
+        f"mpt.update_scale %a0, %a1, %a2, %a3 growth_factor = {gf!r}"
+        f" backoff_factor = {bf!r} growth_interval = {interval}"
+        f" hysteresis = {hysteresis} min_scale = {lo!r} max_scale = {hi!r}",
+        lambda s, g, h, f, a=attrs: update_scale_ref(s, g, h, f, *a), "exact",
+        dtypes=("f32",))
+
 # ---------------------------------------------------------------------------
 # Running and checking
 # ---------------------------------------------------------------------------
@@ -1281,7 +1451,7 @@ def compare(case, dt, out, ref, extra):
     if out.shape != ref.shape:
         return (math.inf, 0.0, False,
                 f"shape {out.shape} != reference shape {ref.shape}")
-    if case.check == "exact" or dt in ("i64", "i32"):
+    if case.check == "exact" or dt in ("i64", "i32", "i1"):
         same = (out == ref) | (np.isnan(out) & np.isnan(ref))
         if same.all():
             return 0.0, 0.0, True, "exact"
@@ -1341,7 +1511,9 @@ def prepare_inputs(case, dt, rng):
     for arg in case.args:
         ty = arg.ty or dt
         raw = np.asarray(arg.gen(rng, arg.shape))
-        if ty in ("i64", "i32"):
+        if ty == "i1":
+            v = raw.astype(np.bool_)
+        elif ty in ("i64", "i32"):
             v = raw.astype(np.int64)
             # Data movement cases run on i64 too: normal draws * 20, rounded.
             if case.check == "exact" and arg.ty is None:

@@ -52,12 +52,35 @@ static LogicalResult verifyValueAttribute(Operation *op, StringRef where,
              << " must be an array of sizes such as array<i64: 128, 10>";
     return success();
   }
+  if (attr.getName() == MPTDialect::getInitialValueAttrName()) {
+    auto func = dyn_cast<FunctionOpInterface>(op);
+    auto value = dyn_cast<DenseElementsAttr>(attr.getValue());
+    if (where != "argument" || !func)
+      return op->emitError()
+             << "'" << MPTDialect::getInitialValueAttrName()
+             << "' is an attribute of function arguments, not of " << where
+             << " #" << index;
+    // Checked by shape and element type: bufferization makes the argument
+    // a memref of the same shape.
+    Type argType = func.getArgumentTypes()[index];
+    auto shaped = dyn_cast<ShapedType>(argType);
+    if (!value || !shaped || !shaped.hasRank() ||
+        shaped.getShape() != value.getType().getShape() ||
+        shaped.getElementType() != value.getElementType())
+      return op->emitError()
+             << "'" << MPTDialect::getInitialValueAttrName()
+             << "' on argument #" << index
+             << " must be a dense elements attribute of the argument's type "
+             << argType << ", got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != MPTDialect::getRoleAttrName())
     return op->emitError() << "unknown attribute '" << attr.getName().str()
                            << "' on " << where << " #" << index
                            << "; the mpt dialect defines '"
-                           << MPTDialect::getRoleAttrName() << "' and '"
-                           << MPTDialect::getLogicalShapeAttrName() << "'";
+                           << MPTDialect::getRoleAttrName() << "', '"
+                           << MPTDialect::getLogicalShapeAttrName() << "' and '"
+                           << MPTDialect::getInitialValueAttrName() << "'";
   if (!isa<RoleAttr>(attr.getValue()))
     return op->emitError()
            << "'" << MPTDialect::getRoleAttrName() << "' on " << where << " #"

@@ -1293,5 +1293,105 @@ LogicalResult SgdUpdateOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Gradient clipping and loss scaling
+//===----------------------------------------------------------------------===//
+
+/// Results match the gradients one to one, shape for shape.
+static LogicalResult verifyGradientResults(Operation *op, ValueRange grads,
+                                           ValueRange results) {
+  if (grads.empty())
+    return op->emitOpError("expects at least one gradient");
+  if (grads.size() != results.size())
+    return op->emitOpError("expects one result per gradient, got ")
+           << grads.size() << " gradients and " << results.size() << " results";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(grads, results))) {
+    auto in = cast<RankedTensorType>(std::get<0>(pair).getType());
+    auto out = cast<RankedTensorType>(std::get<1>(pair).getType());
+    if (in.getShape() != out.getShape())
+      return op->emitOpError("result #")
+             << i << " must have the shape of gradient #" << i << ", got "
+             << out << " for " << in;
+  }
+  return success();
+}
+
+static LogicalResult verifyMaxNorm(Operation *op, double maxNorm) {
+  if (!(maxNorm > 0) || !std::isfinite(maxNorm))
+    return op->emitOpError("expects a finite max_norm > 0, got ") << maxNorm;
+  return success();
+}
+
+LogicalResult ClipByGlobalNormOp::verify() {
+  if (failed(verifyGradientResults(*this, getGrads(), getResults())))
+    return failure();
+  return verifyMaxNorm(*this, getMaxNorm().convertToDouble());
+}
+
+LogicalResult UnscaleAndCheckOp::verify() {
+  if (failed(verifyGradientResults(*this, getGrads(), getUnscaled())))
+    return failure();
+  if (getScales().size() != 1 && getScales().size() != getGrads().size())
+    return emitOpError("expects one scale, or one per gradient (")
+           << getGrads().size() << "), got " << getScales().size();
+  if (std::optional<APFloat> maxNorm = getMaxNorm())
+    return verifyMaxNorm(*this, maxNorm->convertToDouble());
+  return success();
+}
+
+LogicalResult LayerScaleOp::verify() {
+  double minValue = getMinValue().convertToDouble();
+  double maxValue = getMaxValue().convertToDouble();
+  double maxScale = getMaxScale().convertToDouble();
+  if (getFanIn() < 1)
+    return emitOpError("expects fan_in >= 1, got ") << getFanIn();
+  if (!(minValue > 0) || !(maxValue > minValue) || !std::isfinite(maxValue))
+    return emitOpError("expects 0 < min_value < max_value, both finite, got ")
+           << minValue << " and " << maxValue;
+  if (!(maxScale >= 1) || !std::isfinite(maxScale))
+    return emitOpError("expects a finite max_scale >= 1, got ") << maxScale;
+  return success();
+}
+
+LogicalResult SelectOp::verify() {
+  auto cond = getCondition().getType();
+  if (cond.getRank() != 0 && cond.getShape() != getType().getShape())
+    return emitOpError("expects a rank-0 condition or one of shape ")
+           << getType() << ", got " << cond;
+  return success();
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (getTrueValue() == getFalseValue())
+    return getTrueValue();
+  auto cond = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getCondition());
+  if (cond && cond.isSplat())
+    return cond.getSplatValue<bool>() ? getTrueValue() : getFalseValue();
+  return {};
+}
+
+LogicalResult UpdateScaleOp::verify() {
+  double growth = getGrowthFactor().convertToDouble();
+  double backoff = getBackoffFactor().convertToDouble();
+  double minScale = getMinScale().convertToDouble();
+  double maxScale = getMaxScale().convertToDouble();
+  if (!(growth > 1) || !std::isfinite(growth))
+    return emitOpError("expects a finite growth_factor > 1, got ") << growth;
+  if (!(backoff > 0 && backoff < 1))
+    return emitOpError("expects backoff_factor in (0, 1), got ") << backoff;
+  if (getGrowthInterval() < 1 || getGrowthInterval() > INT32_MAX)
+    return emitOpError("expects growth_interval in [1, 2^31), got ")
+           << getGrowthInterval();
+  if (getHysteresis() < 1 || getHysteresis() > INT32_MAX)
+    return emitOpError("expects hysteresis in [1, 2^31), got ")
+           << getHysteresis();
+  if (!(minScale > 0) || !(maxScale >= minScale) || !std::isfinite(maxScale) ||
+      maxScale > double(std::numeric_limits<float>::max()))
+    return emitOpError("expects 0 < min_scale <= max_scale <= the largest "
+                       "f32, got ")
+           << minScale << " and " << maxScale;
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "mpt/Dialect/MPT/IR/MPTOps.cpp.inc"

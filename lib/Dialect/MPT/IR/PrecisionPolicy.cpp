@@ -92,6 +92,14 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
      "the update of an fp32 master weight and its moments"},
     {"mpt.sgd_update", kDeny,
      "the update of an fp32 master weight; small steps vanish in f16"},
+    {"mpt.clip_by_global_norm", kDeny, "a sum of squares over all gradients"},
+    // Loss scaling (mpt-loss-scaling runs after this pass).
+    {"mpt.backward_seed", kDeny,
+     "the gradient of the fp32 loss; becomes the loss scale"},
+    {"mpt.unscale_and_check", kDeny, "unscales in fp32 and checks for inf/NaN"},
+    {"mpt.layer_scale", kDeny, "statistics over whole tensors"},
+    {"mpt.update_scale", kDeny, "the fp32 loss scale state"},
+    {"mpt.select", kClear, "selects an input"},
 };
 
 ArrayRef<PrecisionPolicyEntry> mpt::getMPTPrecisionPolicy() {
@@ -166,6 +174,12 @@ MPT_POLICY_FROM_TABLE(MaxPool2DGradOp)
 MPT_POLICY_FROM_TABLE(BatchNormGradOp)
 MPT_POLICY_FROM_TABLE(AvgPool2DGradOp)
 MPT_POLICY_FROM_TABLE(EmbeddingGradOp)
+MPT_POLICY_FROM_TABLE(ClipByGlobalNormOp)
+MPT_POLICY_FROM_TABLE(BackwardSeedOp)
+MPT_POLICY_FROM_TABLE(UnscaleAndCheckOp)
+MPT_POLICY_FROM_TABLE(LayerScaleOp)
+MPT_POLICY_FROM_TABLE(UpdateScaleOp)
+MPT_POLICY_FROM_TABLE(SelectOp)
 #undef MPT_POLICY_FROM_TABLE
 
 //===----------------------------------------------------------------------===//

@@ -536,12 +536,15 @@ LogicalResult Differentiator::visit(Operation *op) {
 } // namespace
 
 FailureOr<SmallVector<Value>> mpt::differentiate(func::FuncOp func, Value loss,
-                                                 ArrayRef<Value> wrt) {
+                                                 ArrayRef<Value> wrt,
+                                                 bool markSeed) {
   Block &body = func.getBody().front();
   OpBuilder b(body.getTerminator());
   Differentiator diff(b);
   Location loc = loss.getLoc();
-  diff.accumulate(loss, diff.splat(loc, tensorType(loss), 1.0));
+  diff.accumulate(loss, markSeed
+                            ? BackwardSeedOp::create(b, loc, loss).getResult()
+                            : diff.splat(loc, tensorType(loss), 1.0));
   SmallVector<Operation *> ops;
   for (Operation &op : body.without_terminator())
     ops.push_back(&op);

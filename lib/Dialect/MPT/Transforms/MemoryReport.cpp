@@ -143,7 +143,8 @@ SmallVector<Entry> analyze(func::FuncOp func) {
       if (!type)
         continue;
       bool readByBackward = llvm::any_of(result.getUsers(), [&](Operation *u) {
-        return !forward.contains(u) && !isa<func::ReturnOp>(u);
+        // The seed of the backward pass does not read the loss's value.
+        return !forward.contains(u) && !isa<func::ReturnOp, BackwardSeedOp>(u);
       });
       if (readByBackward)
         entries.push_back({kActivations, describe(result), type});

@@ -208,7 +208,8 @@ struct BuildTrainStepPass
     Value loss = ret.getOperand(*lossIndex);
     SmallVector<Value> newParams(body->getArguments().take_front(numParams));
     FailureOr<SmallVector<Value>> grads =
-        differentiate(step, loss, SmallVector<Value>(newParams));
+        differentiate(step, loss, SmallVector<Value>(newParams),
+                      /*markSeed=*/true);
     if (failed(grads))
       return failure();
 
@@ -295,43 +296,13 @@ struct BuildTrainStepPass
   static Value add(OpBuilder &b, Location loc, Value x, Value y) {
     return AddOp::create(b, loc, x, y);
   }
-  static Value mul(OpBuilder &b, Location loc, Value x, Value y) {
-    return MulOp::create(b, loc, x, y);
-  }
 
   /// Scales every gradient by min(1, clip / (||g|| + 1e-6)), the global norm
   /// computed in f32.
   void clip(OpBuilder &b, Location loc, SmallVectorImpl<Value> &grads) {
-    Value total;
-    for (Value g : grads) {
-      auto type = cast<RankedTensorType>(g.getType());
-      Value g32 = type.getElementType().isF32()
-                      ? g
-                      : CastOp::create(b, loc, type.clone(b.getF32Type()), g)
-                            .getResult();
-      SmallVector<int64_t> all(type.getRank());
-      std::iota(all.begin(), all.end(), 0);
-      Value sq = ReduceSumOp::create(
-                     b, loc, ValueRange{mul(b, loc, g32, g32)},
-                     {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(all))})
-                     ->getResult(0);
-      total = total ? add(b, loc, total, sq) : sq;
-    }
-    Value norm = SqrtOp::create(b, loc, total);
-    Value ratio = DivOp::create(b, loc, scalar(b, loc, norm, clipNorm),
-                                add(b, loc, norm, scalar(b, loc, norm, 1e-6)));
-    Value factor = MinOp::create(b, loc, scalar(b, loc, norm, 1.0), ratio);
-    for (Value &g : grads) {
-      auto type = cast<RankedTensorType>(g.getType());
-      Value f =
-          type.getElementType().isF32()
-              ? factor
-              : CastOp::create(b, loc,
-                               RankedTensorType::get({}, type.getElementType()),
-                               factor)
-                    .getResult();
-      g = mul(b, loc, g, f);
-    }
+    auto op = ClipByGlobalNormOp::create(b, loc, ValueRange(grads).getTypes(),
+                                         grads, b.getF64FloatAttr(clipNorm));
+    llvm::copy(op.getResults(), grads.begin());
   }
 };
 

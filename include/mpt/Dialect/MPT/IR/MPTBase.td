@@ -44,6 +44,11 @@ def MPT_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getLogicalShapeAttrName() {
       return ::llvm::StringLiteral("mpt.logical_shape");
     }
+    /// The name of the argument attribute that holds the value a training
+    /// state argument (such as the loss scale) starts from.
+    static constexpr ::llvm::StringLiteral getInitialValueAttrName() {
+      return ::llvm::StringLiteral("mpt.initial_value");
+    }
     /// The name of the op attribute that holds an `mpt::PrecisionAttr`.
     static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
       return ::llvm::StringLiteral("mpt.precision");
@@ -65,6 +70,19 @@ def MPT_FloatTensor : RankedTensorOf<[MPT_Float]>;
 def MPT_IntegerTensor : RankedTensorOf<[MPT_Integer]>;
 def MPT_Tensor : RankedTensorOf<[MPT_Float, MPT_Integer]>;
 def MPT_ScalarFloatTensor : 0DTensorOf<[MPT_Float]>;
+/// Rank-0 f32, i32 and i1 tensors: the loss scale state and flags.
+def MPT_F32Scalar : 0DTensorOf<[F32]> {
+  let builderCall =
+      "::mlir::RankedTensorType::get({}, $_builder.getF32Type())";
+}
+def MPT_I32Scalar : 0DTensorOf<[I32]> {
+  let builderCall =
+      "::mlir::RankedTensorType::get({}, $_builder.getI32Type())";
+}
+def MPT_I1Scalar : 0DTensorOf<[I1]> {
+  let builderCall =
+      "::mlir::RankedTensorType::get({}, $_builder.getI1Type())";
+}
 
 //===----------------------------------------------------------------------===//
 // Enums

@@ -997,4 +997,198 @@ def MPT_AdamUpdateOp : MPT_Op<"adam_update", [
   let hasVerifier = 1;
 }
 
+def MPT_ClipByGlobalNormOp : MPT_Op<"clip_by_global_norm"> {
+  let summary = "Scale gradients so that their global norm is at most max_norm";
+  let description = [{
+    With `norm = sqrt(sum over every element of every operand of g^2)`
+    (squares summed in f32), returns each operand multiplied by
+    `min(1, max_norm / (norm + 1e-6))`, computed in f32 and rounded once to
+    the result type (PyTorch's `clip_grad_norm_`). Results have the shapes of
+    the operands.
+
+    Example:
+    ```mlir
+    %c0, %c1 = mpt.clip_by_global_norm %g0, %g1 max_norm = 1.0
+        : (tensor<784x128xf32>, tensor<128xf32>)
+        -> (tensor<784x128xf32>, tensor<128xf32>)
+    ```
+  }];
+  let arguments = (ins Variadic<MPT_FloatTensor>:$grads, F64Attr:$max_norm);
+  let results = (outs Variadic<MPT_FloatTensor>:$results);
+  let assemblyFormat = [{
+    $grads `max_norm` `=` $max_norm attr-dict `:` functional-type($grads, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Loss scaling
+//===----------------------------------------------------------------------===//
+
+def MPT_BackwardSeedOp : MPT_Op<"backward_seed",
+    [AllTypesMatch<["loss", "result"]>]> {
+  let summary = "The seed d(loss)/d(loss) of a backward pass: ones";
+  let description = [{
+    Returns ones shaped like the scalar `loss` (its value is not read).
+    `mpt-build-train-step` seeds the backward pass of a training step with it
+    rather than with a constant, so that the seed survives canonicalization
+    (a constant one folds into the ops that use it) and `mpt-loss-scaling`
+    can replace it with the loss scale. It never folds; the lowering
+    materializes ones.
+
+    Example:
+    ```mlir
+    %seed = mpt.backward_seed %loss : tensor<f32>
+    ```
+  }];
+  let arguments = (ins MPT_ScalarFloatTensor:$loss);
+  let results = (outs MPT_ScalarFloatTensor:$result);
+  let assemblyFormat = "$loss attr-dict `:` type($loss)";
+}
+
+def MPT_UnscaleAndCheckOp : MPT_Op<"unscale_and_check",
+    [AttrSizedOperandSegments]> {
+  let summary = "Unscale gradients by 1/scale in f32 and flag inf/NaN";
+  let description = [{
+    The fused unscale-and-check of loss scaling. `scales` holds one rank-0
+    f32 scale for every gradient, or one per gradient (layer-wise scaling).
+    `inv = 1 / scale` is computed in f64 and rounded once to f32; every
+    element of a gradient is converted to f32 (exactly, for f16 and bf16) and
+    multiplied by its `inv`. `found_inf` is true when any of these products
+    is inf or NaN.
+
+    With `max_norm`, the unscaled gradients are then clipped to that global
+    norm as `mpt.clip_by_global_norm` does, and a non-finite norm sets
+    `found_inf` too. Each result is rounded once to its element type; results
+    have the shapes of the gradients.
+
+    Example:
+    ```mlir
+    %u0, %u1, %found_inf = mpt.unscale_and_check %g0, %g1 scales(%scale)
+        : (tensor<784x128xf16>, tensor<128xf16>, tensor<f32>)
+        -> (tensor<784x128xf32>, tensor<128xf32>, tensor<i1>)
+    ```
+  }];
+  let arguments = (ins Variadic<MPT_FloatTensor>:$grads,
+                   Variadic<MPT_F32Scalar>:$scales,
+                   OptionalAttr<F64Attr>:$max_norm);
+  let results = (outs Variadic<MPT_FloatTensor>:$unscaled,
+                      MPT_I1Scalar:$found_inf);
+  let assemblyFormat = [{
+    $grads `scales` `(` $scales `)` (`max_norm` `=` $max_norm^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_LayerScaleOp : MPT_Op<"layer_scale"> {
+  let summary = "Per-layer loss scale of adaptive loss scaling (Zhao et al.)";
+  let description = [{
+    The factor by which `mpt-loss-scaling{mode=adaptive}` multiplies the
+    gradient `grad` (which already carries the loss scale `scale`) before a
+    low-precision contraction with `other` over `fan_in` products, following
+    Zhao et al. 2019 ("Adaptive Loss Scaling for Mixed Precision Training",
+    the `approx_range` method of their code). With the means and standard
+    deviations of `grad` and `other` (in f32):
+
+    - `sigma = sqrt((sd_g^2 + mean_g^2) (sd_o^2 + mean_o^2) * fan_in / 2)`,
+      the spread of the products' sums;
+    - `lower = max(1, min_value / (1.2533e-3 * sigma))`: at most 0.1% of
+      them fall below the smallest subnormal (`min_value`);
+    - `upper = max_value / (fan_in * max|grad| * max|other|)`: no sum
+      overflows;
+    - `alpha = min(lower, upper, max_scale / scale)`, 1 when `sigma` or the
+      maxima are 0 or not finite, rounded down to a power of two.
+
+    `min_value` and `max_value` are the low type's smallest subnormal and
+    largest finite value. The result is a rank-0 f32 tensor.
+
+    Example:
+    ```mlir
+    %alpha = mpt.layer_scale %g, %w, %scale fan_in = 128 min_value = 5.9604644775390625E-8
+        max_value = 65504.0 max_scale = 16777216.0
+        : tensor<32x128xf32>, tensor<784x128xf16>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$other,
+                   MPT_F32Scalar:$scale, I64Attr:$fan_in,
+                   F64Attr:$min_value, F64Attr:$max_value, F64Attr:$max_scale);
+  let results = (outs MPT_F32Scalar:$result);
+  let assemblyFormat = [{
+    $grad `,` $other `,` $scale `fan_in` `=` $fan_in `min_value` `=` $min_value
+    `max_value` `=` $max_value `max_scale` `=` $max_scale attr-dict `:`
+    type($grad) `,` type($other)
+  }];
+  let hasVerifier = 1;
+}
+
+def MPT_SelectOp : MPT_Op<"select", [AllTypesMatch<["true_value",
+    "false_value", "result"]>]> {
+  let summary = "Choose between two tensors by a condition";
+  let description = [{
+    Element `i` of the result is `true_value[i]` where `condition` (a rank-0
+    `i1` tensor, or one of the values' shape) is true and `false_value[i]`
+    elsewhere; values are returned bit for bit. Loss scaling selects the old
+    parameters and optimizer state when a step overflowed.
+
+    Example:
+    ```mlir
+    %w2 = mpt.select %found_inf, %w, %w1 : tensor<i1>, tensor<784x128xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[I1]>:$condition, MPT_Tensor:$true_value,
+                   MPT_Tensor:$false_value);
+  let results = (outs MPT_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    type($condition) `,` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def MPT_UpdateScaleOp : MPT_Op<"update_scale", [
+    ]> {
+  let summary = "Dynamic loss scale update (GradScaler with hysteresis)";
+  let description = [{
+    The state machine of dynamic loss scaling. `growth_tracker` counts the
+    good steps since the scale last changed; `hysteresis_tracker` counts down
+    the overflows still tolerated (it starts at `hysteresis`).
+
+    - `found_inf`: `growth_tracker = 0`, `hysteresis_tracker -= 1` (not below
+      0); when it reaches 0, `scale = max(scale * backoff_factor, min_scale)`.
+    - otherwise: `growth_tracker += 1`; when it reaches `growth_interval`,
+      `scale = min(scale * growth_factor, max_scale)`, `growth_tracker = 0`
+      and `hysteresis_tracker = hysteresis`.
+
+    With `hysteresis = 1` this is PyTorch's `GradScaler` (plus the bounds);
+    larger values are Megatron-LM's and DeepSpeed's hysteresis. Products are
+    computed in f64 and rounded once to f32.
+
+    Example:
+    ```mlir
+    %s1, %g1, %h1 = mpt.update_scale %s, %g, %h, %found_inf
+        growth_factor = 2.0 backoff_factor = 0.5 growth_interval = 2000
+        hysteresis = 1 min_scale = 1.0 max_scale = 16777216.0
+    ```
+  }];
+  let arguments = (ins MPT_F32Scalar:$scale,
+                   MPT_I32Scalar:$growth_tracker,
+                   MPT_I32Scalar:$hysteresis_tracker,
+                   MPT_I1Scalar:$found_inf, F64Attr:$growth_factor,
+                   F64Attr:$backoff_factor, I64Attr:$growth_interval,
+                   I64Attr:$hysteresis, F64Attr:$min_scale,
+                   F64Attr:$max_scale);
+  let results = (outs MPT_F32Scalar:$new_scale,
+                      MPT_I32Scalar:$new_growth_tracker,
+                      MPT_I32Scalar:$new_hysteresis_tracker);
+  let assemblyFormat = [{
+    $scale `,` $growth_tracker `,` $hysteresis_tracker `,` $found_inf
+    `growth_factor` `=` $growth_factor `backoff_factor` `=` $backoff_factor
+    `growth_interval` `=` $growth_interval `hysteresis` `=` $hysteresis
+    `min_scale` `=` $min_scale `max_scale` `=` $max_scale attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // MPT_DIALECT_MPT_IR_MPTOPS_TD

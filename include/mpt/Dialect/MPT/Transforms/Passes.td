@@ -235,4 +235,61 @@ def MemoryReport : Pass<"mpt-memory-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def LossScaling : Pass<"mpt-loss-scaling", "::mlir::ModuleOp"> {
+  let summary = "Loss scaling: scale, unscale and check, skip, update the scale";
+  let description = [{
+    Rewrites every training step built by `mpt-build-train-step` (a function
+    whose backward pass starts at an `mpt.backward_seed`) so that small
+    gradients survive half precision:
+
+    - **scale**: the backward pass is seeded with the loss scale `S` instead
+      of one; the loss the step returns is unchanged;
+    - **unscale and check**: the gradients reaching the optimizer go through
+      one `mpt.unscale_and_check` (x 1/S in f32, `found_inf` when any element
+      is inf or NaN); an `mpt.clip_by_global_norm` of the step is fused into
+      it, so clipping sees unscaled gradients and a non-finite norm counts as
+      an overflow;
+    - **skip**: every returned parameter, optimizer state and parameter copy
+      is `mpt.select %found_inf, old, new`: an overflowing step leaves them
+      unchanged, bit for bit (Adam's step count included);
+    - **update** (`dynamic`): the scale state (scale `f32`, growth counter
+      and hysteresis counter `i32`, `#mpt.role<loss_scale_state>`, with
+      `mpt.initial_value`) is appended to the arguments and results and
+      advanced by `mpt.update_scale`.
+
+    Modes: `dynamic` (the state machine of PyTorch's GradScaler, with
+    Megatron-LM's hysteresis), `static` (a constant scale `init-scale`; an
+    overflowing step is still skipped), `adaptive` (layer-wise scaling after
+    Zhao et al. 2019: before every low-precision contraction of the backward
+    pass, `mpt.layer_scale` computes a power-of-two factor from the
+    statistics of the gradient and the other operand; every gradient carries
+    its own accumulated scale, merged to the smaller one where gradients are
+    added, and is unscaled by it), `none` (no scaling), and `auto` (the
+    default): `dynamic` when the step has f16 values, otherwise `none`, with
+    a remark for bf16, whose exponent range is fp32's.
+
+    Run it last, after `mpt-auto-mixed-precision` and `mpt-master-weights`.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "auto, dynamic, static, adaptive or none">,
+    Option<"initScale", "init-scale", "double", /*default=*/"65536.0",
+           "The first scale (dynamic) or the scale (static)">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "Scale multiplier after growth-interval good steps (> 1)">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "Scale multiplier on overflow, in (0, 1)">,
+    Option<"growthInterval", "growth-interval", "int64_t", /*default=*/"2000",
+           "Consecutive good steps before the scale grows">,
+    Option<"hysteresis", "hysteresis", "int64_t", /*default=*/"1",
+           "The scale backs off at this many overflows since it last grew "
+           "(1: at every overflow, as GradScaler)">,
+    Option<"minScale", "min-scale", "double", /*default=*/"1.0",
+           "Lower bound of the scale">,
+    Option<"maxScale", "max-scale", "double", /*default=*/"16777216.0",
+           "Upper bound of the scale (adaptive: of each accumulated scale)">
+  ];
+  let dependentDialects = ["::mpt::MPTDialect"];
+}
+
 #endif // MPT_DIALECT_MPT_TRANSFORMS_PASSES_TD
