@@ -274,3 +274,24 @@ func.func @pad_nonzero_kept(%x: tensor<4x8xf32>) -> tensor<4x9xf32> {
   %0 = mpt.pad %x low = [0, 0] high = [0, 1] : tensor<4x8xf32> -> tensor<4x9xf32>
   return %0 : tensor<4x9xf32>
 }
+
+// -----
+
+// select folds a constant condition and equal values; a backward_seed never
+// folds (mpt-loss-scaling must find it).
+// CHECK-LABEL: func.func @select_fold(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>, %[[B:[a-z0-9]+]]: tensor<4xf32>, %[[C:[a-z0-9]+]]: tensor<i1>, %[[L:[a-z0-9]+]]: tensor<f32>)
+// CHECK-NEXT: %[[S:.*]] = mpt.select %[[C]], %[[A]], %[[B]]
+// CHECK-NEXT: %[[SEED:.*]] = mpt.backward_seed %[[L]] : tensor<f32>
+// CHECK-NEXT: return %[[A]], %[[B]], %[[A]], %[[S]], %[[SEED]]
+func.func @select_fold(%a: tensor<4xf32>, %b: tensor<4xf32>, %c: tensor<i1>, %l: tensor<f32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>) {
+  %t = mpt.constant dense<true> : tensor<i1>
+  %f = mpt.constant dense<false> : tensor<i1>
+  %0 = mpt.select %t, %a, %b : tensor<i1>, tensor<4xf32>
+  %1 = mpt.select %f, %a, %b : tensor<i1>, tensor<4xf32>
+  %2 = mpt.select %c, %a, %a : tensor<i1>, tensor<4xf32>
+  %3 = mpt.select %c, %a, %b : tensor<i1>, tensor<4xf32>
+  %seed = mpt.backward_seed %l : tensor<f32>
+  return %0, %1, %2, %3, %seed : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>
+}

@@ -1455,3 +1455,186 @@ func.func @adam_update_eps_zero(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor
   %0:3 = mpt.adam_update %p, %g, %m, %v, %t lr = 0.001 beta1 = 0.9 beta2 = 0.999 eps = 0.0 : tensor<8xf32>, tensor<f32>
   return
 }
+
+// -----
+
+func.func @clip_no_gradient() {
+  // expected-error @+1 {{'mpt.clip_by_global_norm' op expects at least one gradient}}
+  mpt.clip_by_global_norm max_norm = 1.0 : () -> ()
+  return
+}
+
+// -----
+
+func.func @clip_result_count(%g: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.clip_by_global_norm' op expects one result per gradient, got 1 gradients and 2 results}}
+  %0:2 = mpt.clip_by_global_norm %g max_norm = 1.0 : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @clip_result_shape(%g: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.clip_by_global_norm' op result #0 must have the shape of gradient #0, got 'tensor<5xf32>' for 'tensor<4xf32>'}}
+  %0 = mpt.clip_by_global_norm %g max_norm = 1.0 : (tensor<4xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @clip_max_norm(%g: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.clip_by_global_norm' op expects a finite max_norm > 0, got 0.000000e+00}}
+  %0 = mpt.clip_by_global_norm %g max_norm = 0.0 : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @unscale_scale_count(%g: tensor<4xf32>, %h: tensor<2xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'mpt.unscale_and_check' op expects one scale, or one per gradient (2), got 3}}
+  %0:3 = mpt.unscale_and_check %g, %h scales(%s, %s, %s) : (tensor<4xf32>, tensor<2xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<2xf32>, tensor<i1>)
+  return
+}
+
+// -----
+
+func.func @unscale_result_shape(%g: tensor<4xf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'mpt.unscale_and_check' op result #0 must have the shape of gradient #0, got 'tensor<8xf32>' for 'tensor<4xf16>'}}
+  %0:2 = mpt.unscale_and_check %g scales(%s) : (tensor<4xf16>, tensor<f32>) -> (tensor<8xf32>, tensor<i1>)
+  return
+}
+
+// -----
+
+func.func @unscale_max_norm(%g: tensor<4xf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'mpt.unscale_and_check' op expects a finite max_norm > 0, got -1.000000e+00}}
+  %0:2 = mpt.unscale_and_check %g scales(%s) max_norm = -1.0 : (tensor<4xf16>, tensor<f32>) -> (tensor<4xf32>, tensor<i1>)
+  return
+}
+
+// -----
+
+func.func @unscale_scale_type(%g: tensor<4xf16>, %s: tensor<f16>) {
+  // expected-error @+1 {{'mpt.unscale_and_check' op operand #1 must be variadic of 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
+  %0:2 = mpt.unscale_and_check %g scales(%s) : (tensor<4xf16>, tensor<f16>) -> (tensor<4xf32>, tensor<i1>)
+  return
+}
+
+// -----
+
+func.func @unscale_flag_type(%g: tensor<4xf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'mpt.unscale_and_check' op result #1 must be 0D tensor of 1-bit signless integer values, but got 'tensor<f32>'}}
+  %0:2 = mpt.unscale_and_check %g scales(%s) : (tensor<4xf16>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @seed_not_scalar(%l: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.backward_seed' op operand #0 must be 0D tensor of floating-point}}
+  %0 = mpt.backward_seed %l : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @select_condition_shape(%c: tensor<3xi1>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.select' op expects a rank-0 condition or one of shape 'tensor<4xf32>', got 'tensor<3xi1>'}}
+  %0 = mpt.select %c, %a, %a : tensor<3xi1>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @select_condition_type(%c: tensor<i32>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.select' op operand #0 must be ranked tensor of 1-bit signless integer values, but got 'tensor<i32>'}}
+  %0 = mpt.select %c, %a, %a : tensor<i32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @layer_scale_fan_in(%g: tensor<4x4xf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'mpt.layer_scale' op expects fan_in >= 1, got 0}}
+  %0 = mpt.layer_scale %g, %g, %s fan_in = 0 min_value = 1.0e-7 max_value = 65504.0 max_scale = 1024.0 : tensor<4x4xf16>, tensor<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @layer_scale_range(%g: tensor<4x4xf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'mpt.layer_scale' op expects 0 < min_value < max_value, both finite, got 6.550400e+04 and 1.000000e+00}}
+  %0 = mpt.layer_scale %g, %g, %s fan_in = 4 min_value = 65504.0 max_value = 1.0 max_scale = 1024.0 : tensor<4x4xf16>, tensor<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @layer_scale_max_scale(%g: tensor<4x4xf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'mpt.layer_scale' op expects a finite max_scale >= 1, got 5.000000e-01}}
+  %0 = mpt.layer_scale %g, %g, %s fan_in = 4 min_value = 1.0e-7 max_value = 65504.0 max_scale = 0.5 : tensor<4x4xf16>, tensor<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @update_scale_growth(%s: tensor<f32>, %n: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'mpt.update_scale' op expects a finite growth_factor > 1, got 1.000000e+00}}
+  %0:3 = mpt.update_scale %s, %n, %n, %f growth_factor = 1.0 backoff_factor = 0.5 growth_interval = 10 hysteresis = 1 min_scale = 1.0 max_scale = 1024.0
+  return
+}
+
+// -----
+
+func.func @update_scale_backoff(%s: tensor<f32>, %n: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'mpt.update_scale' op expects backoff_factor in (0, 1), got 1.000000e+00}}
+  %0:3 = mpt.update_scale %s, %n, %n, %f growth_factor = 2.0 backoff_factor = 1.0 growth_interval = 10 hysteresis = 1 min_scale = 1.0 max_scale = 1024.0
+  return
+}
+
+// -----
+
+func.func @update_scale_interval(%s: tensor<f32>, %n: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'mpt.update_scale' op expects growth_interval in [1, 2^31), got 0}}
+  %0:3 = mpt.update_scale %s, %n, %n, %f growth_factor = 2.0 backoff_factor = 0.5 growth_interval = 0 hysteresis = 1 min_scale = 1.0 max_scale = 1024.0
+  return
+}
+
+// -----
+
+func.func @update_scale_hysteresis(%s: tensor<f32>, %n: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'mpt.update_scale' op expects hysteresis in [1, 2^31), got 0}}
+  %0:3 = mpt.update_scale %s, %n, %n, %f growth_factor = 2.0 backoff_factor = 0.5 growth_interval = 10 hysteresis = 0 min_scale = 1.0 max_scale = 1024.0
+  return
+}
+
+// -----
+
+func.func @update_scale_bounds(%s: tensor<f32>, %n: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'mpt.update_scale' op expects 0 < min_scale <= max_scale <= the largest f32, got 2.048000e+03 and 1.024000e+03}}
+  %0:3 = mpt.update_scale %s, %n, %n, %f growth_factor = 2.0 backoff_factor = 0.5 growth_interval = 10 hysteresis = 1 min_scale = 2048.0 max_scale = 1024.0
+  return
+}
+
+// -----
+
+func.func @update_scale_state_type(%s: tensor<f32>, %n: tensor<i64>, %f: tensor<i1>) {
+  // expected-error @+1 {{'mpt.update_scale' op operand #1 must be 0D tensor of 32-bit signless integer values, but got 'tensor<i64>'}}
+  %0:3 = "mpt.update_scale"(%s, %n, %n, %f) {growth_factor = 2.0 : f64, backoff_factor = 0.5 : f64, growth_interval = 10 : i64, hysteresis = 1 : i64, min_scale = 1.0 : f64, max_scale = 1024.0 : f64} : (tensor<f32>, tensor<i64>, tensor<i64>, tensor<i1>) -> (tensor<f32>, tensor<i32>, tensor<i32>)
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'mpt.initial_value' on argument #0 must be a dense elements attribute of the argument's type 'tensor<f32>', got dense<1> : tensor<i32>}}
+func.func @initial_value_type(%s: tensor<f32> {mpt.initial_value = dense<1> : tensor<i32>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'mpt.initial_value' is an attribute of function arguments, not of result #0}}
+func.func @initial_value_result() -> (tensor<f32> {mpt.initial_value = dense<1.0> : tensor<f32>}) {
+  %0 = mpt.constant dense<1.0> : tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -423,6 +423,41 @@ func.func @optimizer_updates(%p: tensor<8x4xf32>, %g: tensor<8x4xf32>, %v: tenso
   return
 }
 
+//===----------------------------------------------------------------------===//
+// Gradient clipping and loss scaling
+//===----------------------------------------------------------------------===//
+
+// clip_by_global_norm over gradients of different types; unscale_and_check
+// with one scale and with one per gradient, with and without max_norm (f16
+// gradients unscaled to f32); backward_seed; select with a rank-0 and an
+// elementwise condition; layer_scale; update_scale with every attribute;
+// mpt.initial_value on arguments.
+// CHECK-LABEL: func.func @loss_scaling(
+// CHECK-SAME: %[[G:.*]]: tensor<8x4xf16>, %[[B:.*]]: tensor<4xf32>, %[[S:.*]]: tensor<f32> {mpt.initial_value = dense<6.553600e+04> : tensor<f32>, mpt.role = #mpt.role<loss_scale_state>}, %[[N:.*]]: tensor<i32> {mpt.initial_value = dense<0> : tensor<i32>, mpt.role = #mpt.role<loss_scale_state>}, %[[H:.*]]: tensor<i32> {mpt.initial_value = dense<2> : tensor<i32>, mpt.role = #mpt.role<loss_scale_state>}, %[[C:.*]]: tensor<8x4xi1>, %[[W:.*]]: tensor<4x4xf16>)
+func.func @loss_scaling(%g: tensor<8x4xf16>, %b: tensor<4xf32>,
+    %s: tensor<f32> {mpt.role = #mpt.role<loss_scale_state>, mpt.initial_value = dense<65536.0> : tensor<f32>},
+    %n: tensor<i32> {mpt.role = #mpt.role<loss_scale_state>, mpt.initial_value = dense<0> : tensor<i32>},
+    %h: tensor<i32> {mpt.role = #mpt.role<loss_scale_state>, mpt.initial_value = dense<2> : tensor<i32>},
+    %c: tensor<8x4xi1>, %w: tensor<4x4xf16>) {
+  // CHECK-NEXT: {{^ *}}%{{.*}}:2 = mpt.clip_by_global_norm %[[G]], %[[B]] max_norm = 1.000000e+00 : (tensor<8x4xf16>, tensor<4xf32>) -> (tensor<8x4xf16>, tensor<4xf32>)
+  %0:2 = mpt.clip_by_global_norm %g, %b max_norm = 1.0 : (tensor<8x4xf16>, tensor<4xf32>) -> (tensor<8x4xf16>, tensor<4xf32>)
+  // CHECK-NEXT: {{^ *}}%[[U:.*]]:2, %[[F:.*]] = mpt.unscale_and_check %[[G]], %[[B]] scales(%[[S]]) : (tensor<8x4xf16>, tensor<4xf32>, tensor<f32>) -> (tensor<8x4xf32>, tensor<4xf32>, tensor<i1>)
+  %1:3 = mpt.unscale_and_check %g, %b scales(%s) : (tensor<8x4xf16>, tensor<4xf32>, tensor<f32>) -> (tensor<8x4xf32>, tensor<4xf32>, tensor<i1>)
+  // CHECK-NEXT: mpt.unscale_and_check %[[G]], %[[B]] scales(%[[S]], %[[S]]) max_norm = 5.000000e-01 {mpt.precision = #mpt.precision<fp32>} : (tensor<8x4xf16>, tensor<4xf32>, tensor<f32>, tensor<f32>) -> (tensor<8x4xf16>, tensor<4xf32>, tensor<i1>)
+  %2:3 = mpt.unscale_and_check %g, %b scales(%s, %s) max_norm = 0.5 {mpt.precision = #mpt.precision<fp32>} : (tensor<8x4xf16>, tensor<4xf32>, tensor<f32>, tensor<f32>) -> (tensor<8x4xf16>, tensor<4xf32>, tensor<i1>)
+  // CHECK-NEXT: mpt.backward_seed %[[S]] : tensor<f32>
+  %3 = mpt.backward_seed %s : tensor<f32>
+  // CHECK-NEXT: mpt.select %[[F]], %[[B]], %[[U]]#1 : tensor<i1>, tensor<4xf32>
+  %4 = mpt.select %1#2, %b, %1#1 : tensor<i1>, tensor<4xf32>
+  // CHECK-NEXT: mpt.select %[[C]], %[[G]], %[[G]] : tensor<8x4xi1>, tensor<8x4xf16>
+  %5 = mpt.select %c, %g, %g : tensor<8x4xi1>, tensor<8x4xf16>
+  // CHECK-NEXT: mpt.layer_scale %[[G]], %[[W]], %[[S]] fan_in = 4 min_value = 5.9604644775390625E-8 max_value = 6.550400e+04 max_scale = 1.024000e+03 : tensor<8x4xf16>, tensor<4x4xf16>
+  %6 = mpt.layer_scale %g, %w, %s fan_in = 4 min_value = 5.9604644775390625E-8 max_value = 65504.0 max_scale = 1024.0 : tensor<8x4xf16>, tensor<4x4xf16>
+  // CHECK-NEXT: mpt.update_scale %[[S]], %[[N]], %[[H]], %[[F]] growth_factor = 2.000000e+00 backoff_factor = 5.000000e-01 growth_interval = 2000 hysteresis = 2 min_scale = 1.000000e+00 max_scale = 1.024000e+03
+  %7:3 = mpt.update_scale %s, %n, %h, %1#2 growth_factor = 2.0 backoff_factor = 0.5 growth_interval = 2000 hysteresis = 2 min_scale = 1.0 max_scale = 1024.0
+  return
+}
+
 // Backward ops.
 // CHECK-LABEL: func.func @backward(
 func.func @backward(%dy: tensor<8x16xf32>, %x: tensor<8x16xf32>, %g: tensor<16xf32>,

@@ -518,7 +518,10 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
             b.getF64FloatAttr(minValue), b.getF64FloatAttr(maxValue),
             b.getF64FloatAttr(maxScale));
         op->setOperand(gi, scaleInF32(b, loc, g, alpha));
-        scale = MulOp::create(b, loc, scale, alpha);
+        // The seed scale of adaptive mode is one.
+        scale = scale == seedScale
+                    ? alpha
+                    : MulOp::create(b, loc, scale, alpha).getResult();
         ++numLayerScales;
       }
       for (Value r : op->getResults())
