@@ -7,6 +7,7 @@
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd lr=0.1 clip-norm=2.0" | FileCheck %s --check-prefix=CLIP
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd lr=0.1" | FileCheck %s --check-prefix=NOCLIP
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd name=step" | FileCheck %s --check-prefix=NAME
+// RUN: mpt-opt %s --mpt-build-train-step="optimizer=momentum clip-norm=1.0 return-gradients" | FileCheck %s --check-prefix=GRADS
 // The structure of @train_step for each optimizer: the signature (parameters
 // first, then the optimizer state, then the other arguments of the forward
 // function), the roles of every argument and result, and the update ops.
@@ -170,3 +171,10 @@ func.func @net(%x: tensor<4x8xf32> {mpt.role = #mpt.role<input>},
 // NAME-NOT: @train_step
 // NAME: func.func @step(
 // NAME-NOT: @train_step
+
+// return-gradients: the gradients the update uses (here, clipped) follow the
+// optimizer state, with the gradient role.
+// GRADS-LABEL: func.func @train_step(
+// GRADS-SAME: -> (tensor<f32> {mpt.role = #mpt.role<loss>}, tensor<8x3xf32> {mpt.role = #mpt.role<parameter>}, tensor<3xf32> {mpt.role = #mpt.role<parameter>}, tensor<8x3xf32> {mpt.role = #mpt.role<optimizer_state>}, tensor<3xf32> {mpt.role = #mpt.role<optimizer_state>}, tensor<8x3xf32> {mpt.role = #mpt.role<gradient>}, tensor<3xf32> {mpt.role = #mpt.role<gradient>})
+// GRADS: %[[C:.*]]:2 = mpt.clip_by_global_norm
+// GRADS: return {{.*}}, %[[C]]#0, %[[C]]#1 :

@@ -33,12 +33,28 @@ void mpt::buildAMPPipeline(OpPassManager &pm,
   }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  MasterWeightsOptions master;
+  master.keepLowCopy = options.keepLowCopy;
+  pm.addPass(createMasterWeights(master));
+  LossScalingOptions scaling;
+  scaling.mode = options.lossScaling;
+  scaling.initScale = options.initScale;
+  scaling.growthFactor = options.growthFactor;
+  scaling.backoffFactor = options.backoffFactor;
+  scaling.growthInterval = options.growthInterval;
+  scaling.hysteresis = options.hysteresis;
+  scaling.minScale = options.minScale;
+  scaling.maxScale = options.maxScale;
+  pm.addPass(createLossScaling(scaling));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void mpt::registerAMPPipeline() {
   PassPipelineRegistration<AMPPipelineOptions>(
       "mpt-amp-pipeline",
       "Build a mixed-precision training step: train step, "
-      "auto-mixed-precision, Tensor Core padding, cleanups",
+      "auto-mixed-precision, Tensor Core padding, master weights, loss "
+      "scaling, cleanups",
       buildAMPPipeline);
 }

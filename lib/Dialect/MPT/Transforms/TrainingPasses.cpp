@@ -266,6 +266,9 @@ struct BuildTrainStepPass
     }
     results.append(updated);
     results.append(states);
+    unsigned firstGradient = results.size();
+    if (returnGradients)
+      results.append(g);
     auto newRet = func::ReturnOp::create(b, ret.getLoc(), results);
     ret.erase();
     // The update (and clipping) runs on fp32 master weights whatever the
@@ -281,8 +284,10 @@ struct BuildTrainStepPass
     setResultRole(step, 0, Role::loss);
     for (unsigned i = 0; i < numParams; ++i)
       setResultRole(step, 1 + i, Role::parameter);
-    for (unsigned i = 1 + numParams; i < results.size(); ++i)
+    for (unsigned i = 1 + numParams; i < firstGradient; ++i)
       setResultRole(step, i, Role::optimizer_state);
+    for (unsigned i = firstGradient; i < results.size(); ++i)
+      setResultRole(step, i, Role::gradient);
     return success();
   }
 

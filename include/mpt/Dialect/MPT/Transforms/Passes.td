@@ -164,8 +164,12 @@ def BuildTrainStep : Pass<"mpt-build-train-step", "::mlir::ModuleOp"> {
       bias correction (`mpt.adam_update`).
 
     With `clip-norm > 0` the gradients are scaled by
-    `min(1, clip-norm / (||g|| + 1e-6))` (global norm over all gradients)
-    before the update.
+    `min(1, clip-norm / (||g|| + 1e-6))` (global norm over all gradients,
+    `mpt.clip_by_global_norm`) before the update. The backward pass starts
+    at an `mpt.backward_seed` of the loss, which `mpt-loss-scaling` replaces
+    with the loss scale. With `return-gradients`, the gradients the update
+    uses are results too (`#mpt.role<gradient>`, after the optimizer state),
+    for logging and for measuring underflow.
   }];
   let options = [
     Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
@@ -183,7 +187,10 @@ def BuildTrainStep : Pass<"mpt-build-train-step", "::mlir::ModuleOp"> {
     Option<"function", "function", "std::string", /*default=*/"\"\"",
            "The forward function (default: the only one with a loss)">,
     Option<"stepName", "name", "std::string", /*default=*/"\"train_step\"",
-           "Name of the function to build">
+           "Name of the function to build">,
+    Option<"returnGradients", "return-gradients", "bool", /*default=*/"false",
+           "Also return the gradients the update uses (after clipping; after "
+           "mpt-loss-scaling, unscaled), with #mpt.role<gradient>">
   ];
   let dependentDialects = ["::mpt::MPTDialect", "::mlir::func::FuncDialect"];
 }

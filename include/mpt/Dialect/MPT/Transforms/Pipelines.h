@@ -52,10 +52,45 @@ struct AMPPipelineOptions
   Option<double> maxOverhead{*this, "max-overhead",
                              llvm::cl::desc("Padding overhead limit"),
                              llvm::cl::init(0.25)};
+  Option<bool> keepLowCopy{*this, "keep-low-copy",
+                           llvm::cl::desc("Carry the low-precision parameter "
+                                          "copy in the training state"),
+                           llvm::cl::init(false)};
+  Option<std::string> lossScaling{
+      *this, "loss-scaling",
+      llvm::cl::desc("Loss scaling mode: auto (dynamic for f16, none for "
+                     "bf16), dynamic, static, adaptive or none"),
+      llvm::cl::init("auto")};
+  Option<double> initScale{*this, "init-scale",
+                           llvm::cl::desc("First (or static) loss scale"),
+                           llvm::cl::init(65536.0)};
+  Option<double> growthFactor{*this, "growth-factor",
+                              llvm::cl::desc("Loss scale growth factor"),
+                              llvm::cl::init(2.0)};
+  Option<double> backoffFactor{*this, "backoff-factor",
+                               llvm::cl::desc("Loss scale backoff factor"),
+                               llvm::cl::init(0.5)};
+  Option<int64_t> growthInterval{
+      *this, "growth-interval",
+      llvm::cl::desc("Good steps before the loss scale grows"),
+      llvm::cl::init(2000)};
+  Option<int64_t> hysteresis{*this, "hysteresis",
+                             llvm::cl::desc("Overflows before backing off"),
+                             llvm::cl::init(1)};
+  Option<double> minScale{*this, "min-scale",
+                          llvm::cl::desc("Lower bound of the loss scale"),
+                          llvm::cl::init(1.0)};
+  Option<double> maxScale{*this, "max-scale",
+                          llvm::cl::desc("Upper bound of the loss scale"),
+                          llvm::cl::init(16777216.0)};
 };
 
-/// Appends mpt-build-train-step, mpt-auto-mixed-precision and
-/// mpt-pad-for-tensor-cores, with canonicalization and CSE in between.
+/// Appends the mixed-precision training pipeline: mpt-build-train-step (which
+/// differentiates the forward function), mpt-auto-mixed-precision,
+/// mpt-pad-for-tensor-cores (unless pad=false), mpt-master-weights and
+/// mpt-loss-scaling, with canonicalization (which folds cast round trips) and
+/// CSE in between. Embedders and the Python package build the same pipeline
+/// through this function.
 void buildAMPPipeline(mlir::OpPassManager &pm,
                       const AMPPipelineOptions &options);
 
