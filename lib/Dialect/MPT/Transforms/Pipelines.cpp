@@ -15,6 +15,7 @@ void mpt::buildAMPPipeline(OpPassManager &pm,
   step.optimizer = options.optimizer;
   step.lr = options.lr;
   step.clipNorm = options.clipNorm;
+  step.returnGradients = options.returnGradients;
   pm.addPass(createBuildTrainStep(step));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

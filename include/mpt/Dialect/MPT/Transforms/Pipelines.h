@@ -52,6 +52,10 @@ struct AMPPipelineOptions
   Option<double> maxOverhead{*this, "max-overhead",
                              llvm::cl::desc("Padding overhead limit"),
                              llvm::cl::init(0.25)};
+  Option<bool> returnGradients{
+      *this, "return-gradients",
+      llvm::cl::desc("Also return the (unscaled) gradients of the update"),
+      llvm::cl::init(false)};
   Option<bool> keepLowCopy{*this, "keep-low-copy",
                            llvm::cl::desc("Carry the low-precision parameter "
                                           "copy in the training state"),
