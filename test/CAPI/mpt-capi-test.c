@@ -75,6 +75,40 @@ int main(void) {
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
 
+  /* Embedders build the whole mixed-precision training pipeline from its
+   * registered name (the C++ function mpt::buildAMPPipeline behind it). */
+  MlirModule model = mlirModuleCreateParse(
+      ctx,
+      mlirStringRefCreateFromCString(
+          "func.func @m(%x: tensor<4x8xf32> {mpt.role = #mpt.role<input>},\n"
+          "  %w: tensor<8x3xf32> {mpt.role = #mpt.role<parameter>},\n"
+          "  %y: tensor<4xi64> {mpt.role = #mpt.role<label>})\n"
+          "    -> (tensor<f32> {mpt.role = #mpt.role<loss>}) {\n"
+          "  %l = mpt.matmul %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>)"
+          " -> tensor<4x3xf32>\n"
+          "  %c = mpt.softmax_cross_entropy %l, %y : (tensor<4x3xf32>, "
+          "tensor<4xi64>) -> tensor<f32>\n"
+          "  return %c : tensor<f32>\n}\n"));
+  MlirPassManager amp = mlirPassManagerCreate(ctx);
+  if (mlirLogicalResultIsFailure(mlirParsePassPipeline(
+          mlirPassManagerGetAsOpPassManager(amp),
+          mlirStringRefCreateFromCString(
+              "builtin.module(mpt-amp-pipeline{type=f16 optimizer=adam "
+              "loss-scaling=dynamic growth-interval=100})"),
+          printToStdout, NULL)))
+    return 4;
+  if (mlirLogicalResultIsFailure(
+          mlirPassManagerRunOnOp(amp, mlirModuleGetOperation(model))))
+    return 5;
+  mlirOperationPrint(mlirModuleGetOperation(model), printToStdout, NULL);
+  printf("\n");
+  // CHECK: func.func @train_step(
+  // CHECK: mpt.unscale_and_check
+  // CHECK: mpt.adam_update
+  // CHECK: mpt.update_scale {{.*}} growth_interval = 100
+  mlirPassManagerDestroy(amp);
+  mlirModuleDestroy(model);
+
   /* A module that breaks a verifier rule does not parse. */
   MlirModule bad = mlirModuleCreateParse(
       ctx, mlirStringRefCreateFromCString(
