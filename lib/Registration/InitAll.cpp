@@ -1,12 +1,25 @@
 //===- InitAll.cpp - register every dialect and pass mpt uses -------------===//
 
 #include "mpt/InitAll.h"
+#include "mlir/Conversion/GPUCommon/GPUToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mpt/Conversion/Passes.h"
 #include "mpt/Conversion/Pipelines.h"
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
@@ -74,6 +87,19 @@ void mpt::registerAllDialects(mlir::DialectRegistry &registry) {
   mlir::registerConvertMathToLLVMInterface(registry);
   mlir::registerConvertMemRefToLLVMInterface(registry);
   mlir::ub::registerConvertUBToLLVMInterface(registry);
+
+  // mpt-lower-to-nvvm: the NVVM target (PTX and binaries through
+  // gpu-module-to-binary) and the translations it serializes with.
+  registry.insert<mlir::affine::AffineDialect>();
+  mlir::NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerGPUDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  mlir::registerNVVMDialectTranslation(registry);
+  mlir::registerConvertNVVMToLLVMInterface(registry);
+  mlir::gpu::registerConvertGpuToLLVMInterface(registry);
+  mlir::NVVM::registerConvertGpuToNVVMInterface(registry);
+  mlir::vector::registerConvertVectorToLLVMInterface(registry);
 }
 
 void mpt::registerAllPasses() {
@@ -90,5 +116,9 @@ void mpt::registerAllPasses() {
   mpt::registerMPTPasses();
   mpt::registerMPTConversionPasses();
   mpt::registerLowerToCPUPipeline();
+  mlir::registerGPUPasses();
+  mlir::registerSCFPasses();
+  mlir::gpu::registerGPUToNVVMPipeline();
+  mpt::registerLowerToNVVMPipeline();
   mpt::registerAMPPipeline();
 }

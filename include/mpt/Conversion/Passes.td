@@ -25,4 +25,80 @@ def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg"> {
   ];
 }
 
+def ConvertLinalgToTensorCores
+    : Pass<"mpt-linalg-to-tensor-cores", "::mlir::func::FuncOp"> {
+  let summary = "Low-precision linalg matmuls to Tensor Core kernels";
+  let description = [{
+    Rewrites every `linalg.matmul` and `linalg.batch_matmul` on memrefs with
+    f16 or bf16 operands and an f32 accumulator (what `acc(f32)` contractions
+    lower to) into a `gpu.launch` that runs it on Tensor Cores, chosen by
+    `chip`:
+
+    - `sm_70`, `sm_75` (f16): WMMA, `gpu.subgroup_mma_*` on 16x16x16
+      fragments loaded from global memory; each warp computes a tile of
+      fragments.
+    - `sm_80` and later (f16, bf16): `mma.sync` m16n8k16. The block's tiles of
+      A and B are copied to shared memory with `cp.async` (16 bytes per copy,
+      bypassing L1) into two buffers, so that the copy of the next K tile
+      overlaps the products of this one; warps load their fragments with
+      `ldmatrix` (B transposed) and accumulate in f32 registers. Rows of the
+      shared tiles are padded by 8 elements against bank conflicts. sm_90a
+      uses the same kernel (warpgroup `wgmma` with TMA is not generated).
+
+    Block tile (`BM x BN x BK`) and warp tile (`WM x WN`) are chosen from the
+    shape (the largest power of two up to 128 x 128 x 32 that divides it, two
+    by two warps), or set with `block-tile=BMxBNxBK` and `warp-tile=WMxWN`.
+    A matmul the Tensor Cores cannot take (M or K not a multiple of 16, N not
+    a multiple of 8 (16 for WMMA), f32 operands, bf16 before sm_80, an
+    accumulator that is not f32, non-identity layouts) stays a linalg op for
+    the SIMT lowering, with a remark that says why.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
+           "GPU architecture: sm_70, sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a">,
+    Option<"blockTile", "block-tile", "std::string", /*default=*/"\"\"",
+           "Block tile BMxBNxBK (default: from the shape)">,
+    Option<"warpTile", "warp-tile", "std::string", /*default=*/"\"\"",
+           "Warp tile WMxWN (default: half the block tile, at most 64x64)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"
+  ];
+}
+
+def ParallelLoopsToGPU
+    : Pass<"mpt-parallel-loops-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Each top-level scf.parallel to a SIMT kernel, one thread per iteration";
+  let description = [{
+    Rewrites every `scf.parallel` directly in a function body (as
+    `convert-linalg-to-parallel-loops` leaves them) into a `gpu.launch` with
+    one thread per iteration: `threads` threads per block, as many blocks as
+    needed, the linear thread id delinearized into the induction variables,
+    and a guard for the last block. Loops nested in the body (reductions)
+    stay sequential in the thread. Bounds must be constants.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"256",
+           "Threads per block">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
+}
+
+def GPUHostMemory : Pass<"mpt-gpu-host-memory", "::mlir::func::FuncOp"> {
+  let summary = "Device memory for the buffers of a host function";
+  let description = [{
+    After the kernels of a function are `gpu.launch` ops, makes the rest of
+    the function host code over device memory: `memref.alloc`/`dealloc`
+    become `gpu.alloc`/`gpu.dealloc`, `memref.copy` becomes `gpu.memcpy`,
+    and a constant (`memref.get_global`) is copied to a device buffer once.
+    Runs of host ops that still read or write memory (scalar code left by
+    bufferization) are wrapped into one single-thread `gpu.launch` each.
+    The function's memref arguments are taken to be device memory.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // MPT_CONVERSION_PASSES_TD

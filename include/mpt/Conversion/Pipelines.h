@@ -1,12 +1,9 @@
 //===- Pipelines.h - mpt lowering pipelines ---------------------*- C++ -*-===//
-//
-// Public builders of the pipelines, so that mpt-opt, mpt-run, embedders and
-// the C API all run the same passes.
-//
-//===----------------------------------------------------------------------===//
 
 #ifndef MPT_CONVERSION_PIPELINES_H
 #define MPT_CONVERSION_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class OpPassManager;
@@ -14,14 +11,49 @@ class OpPassManager;
 
 namespace mpt {
 
-/// mpt-lower-to-cpu: convert-mpt-to-linalg, bufferization (tensor results
-/// become caller-allocated out-parameters), loops, and the LLVM dialect.
-/// Narrow floats round like IEEE storage: f16 through LLVM's per-op
-/// promotion, bf16 and f8 through explicit f32 emulation.
+/// mpt-lower-to-cpu: convert-mpt-to-linalg, bufferization, loops, LLVM.
 void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
 
-/// Registers `mpt-lower-to-cpu` as a pass pipeline.
 void registerLowerToCPUPipeline();
+
+struct LowerToNVVMOptions
+    : public mlir::PassPipelineOptions<LowerToNVVMOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("GPU architecture: sm_70, sm_75, sm_80, sm_86, sm_89, "
+                     "sm_90, sm_90a"),
+      llvm::cl::init("sm_80")};
+  Option<std::string> ptx{
+      *this, "ptx",
+      llvm::cl::desc("PTX ISA version, e.g. 80 for 8.0 (default: the "
+                     "chip's minimum)"),
+      llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel binary: isa (PTX, no toolkit needed), bin "
+                     "(cubin) or fatbin (both need ptxas)"),
+      llvm::cl::init("isa")};
+  Option<int> optLevel{*this, "opt-level",
+                       llvm::cl::desc("Optimization level of the kernels"),
+                       llvm::cl::init(3)};
+  Option<std::string> blockTile{
+      *this, "block-tile",
+      llvm::cl::desc("Tensor Core block tile BMxBNxBK (default: by shape)"),
+      llvm::cl::init("")};
+  Option<std::string> warpTile{
+      *this, "warp-tile",
+      llvm::cl::desc("Tensor Core warp tile WMxWN (default: by shape)"),
+      llvm::cl::init("")};
+};
+
+/// mpt-lower-to-nvvm: convert-mpt-to-linalg, bufferization,
+/// mpt-linalg-to-tensor-cores, SIMT kernels for the other loops,
+/// mpt-gpu-host-memory, kernel outlining, and upstream's
+/// gpu-lower-to-nvvm-pipeline (NVVM, PTX and the binary, host code).
+void buildLowerToNVVMPipeline(mlir::OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
+
+void registerLowerToNVVMPipeline();
 
 } // namespace mpt
 

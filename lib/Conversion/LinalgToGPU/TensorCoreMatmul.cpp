@@ -1,0 +1,541 @@
+//===- TensorCoreMatmul.cpp - mpt-linalg-to-tensor-cores ------------------===//
+//
+// Builds a Tensor Core kernel (a gpu.launch) for every low-precision
+// linalg.matmul / linalg.batch_matmul on memrefs: WMMA fragments on Volta
+// and Turing, mma.sync m16n8k16 with cp.async double buffering and ldmatrix
+// from Ampere on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mpt {
+#define GEN_PASS_DEF_CONVERTLINALGTOTENSORCORES
+#include "mpt/Conversion/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+
+namespace {
+
+/// The compute capability of `chip` ("sm_80" -> 80, "sm_90a" -> 90).
+std::optional<int> parseChip(StringRef chip) {
+  int sm = 0;
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  chip.consume_back("a");
+  if (chip.getAsInteger(10, sm) || sm < 50)
+    return std::nullopt;
+  return sm;
+}
+
+/// "AxBxC" -> {A, B, C}.
+std::optional<SmallVector<int64_t>> parseSizes(StringRef text, unsigned n) {
+  SmallVector<StringRef> parts;
+  text.split(parts, 'x');
+  if (parts.size() != n)
+    return std::nullopt;
+  SmallVector<int64_t> sizes;
+  for (StringRef part : parts) {
+    int64_t v;
+    if (part.getAsInteger(10, v) || v <= 0)
+      return std::nullopt;
+    sizes.push_back(v);
+  }
+  return sizes;
+}
+
+int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
+  for (int64_t c : candidates)
+    if (n % c == 0)
+      return c;
+  return 0;
+}
+
+struct Tiles {
+  int64_t bm, bn, bk, wm, wn;
+  int64_t numWarps() const { return (bm / wm) * (bn / wn); }
+};
+
+/// A matmul the pass can take: its operands, shape and batch.
+struct MatmulInfo {
+  Value a, b, c;
+  int64_t batch = 0; // 0: linalg.matmul
+  int64_t m, n, k;
+  Type element;
+};
+
+/// Index arithmetic on `index` values.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
+  }
+  Value rem(Value x, int64_t y) {
+    return arith::RemUIOp::create(b, loc, x, c(y));
+  }
+};
+
+struct ConvertLinalgToTensorCoresPass
+    : public mpt::impl::ConvertLinalgToTensorCoresBase<
+          ConvertLinalgToTensorCoresPass> {
+  using ConvertLinalgToTensorCoresBase::ConvertLinalgToTensorCoresBase;
+
+  void runOnOperation() override {
+    std::optional<int> sm = parseChip(chip);
+    if (!sm) {
+      getOperation().emitError()
+          << "mpt-linalg-to-tensor-cores: unknown chip '" << chip
+          << "'; expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a";
+      return signalPassFailure();
+    }
+    if (!blockTile.empty() && !parseSizes(blockTile, 3)) {
+      getOperation().emitError()
+          << "mpt-linalg-to-tensor-cores: block-tile='" << blockTile
+          << "' is not BMxBNxBK (three positive sizes such as 128x128x32)";
+      return signalPassFailure();
+    }
+    if (!warpTile.empty() && !parseSizes(warpTile, 2)) {
+      getOperation().emitError()
+          << "mpt-linalg-to-tensor-cores: warp-tile='" << warpTile
+          << "' is not WMxWN (two positive sizes such as 64x64)";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        candidates.push_back(op);
+    });
+    for (linalg::LinalgOp op : candidates) {
+      std::string reason;
+      std::optional<MatmulInfo> info = analyze(op, *sm, reason);
+      std::optional<Tiles> tiles;
+      if (info)
+        tiles = chooseTiles(*info, *sm, reason);
+      if (!info || !tiles) {
+        op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): "
+                        << reason;
+        continue;
+      }
+      bool wmma = *sm < 80;
+      OpBuilder b(op);
+      if (wmma)
+        buildWmmaKernel(b, op.getLoc(), *info, *tiles);
+      else
+        buildMmaSyncKernel(b, op.getLoc(), *info, *tiles);
+      op.emitRemark() << "matmul " << info->m << "x" << info->n << "x"
+                      << info->k
+                      << (info->batch
+                              ? " (batch " + std::to_string(info->batch) + ")"
+                              : std::string())
+                      << " on Tensor Cores: "
+                      << (wmma ? "WMMA m16n16k16" : "mma.sync m16n8k16")
+                      << ", block " << tiles->bm << "x" << tiles->bn << "x"
+                      << tiles->bk << ", " << tiles->numWarps() << " warps of "
+                      << tiles->wm << "x" << tiles->wn
+                      << (wmma ? "" : ", cp.async double buffering, ldmatrix");
+      op->erase();
+    }
+  }
+
+  std::optional<MatmulInfo> analyze(linalg::LinalgOp op, int sm,
+                                    std::string &reason) {
+    auto fail = [&](const Twine &why) -> std::optional<MatmulInfo> {
+      reason = why.str();
+      return std::nullopt;
+    };
+    if (!op.hasPureBufferSemantics())
+      return fail("it works on tensors; run it after bufferization");
+    bool userMaps = false;
+    if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation()))
+      userMaps = mm.hasUserDefinedMaps();
+    if (auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation()))
+      userMaps = bmm.hasUserDefinedMaps();
+    if (userMaps)
+      return fail("it has user-defined indexing maps");
+    MatmulInfo info;
+    info.a = op.getDpsInputs()[0];
+    info.b = op.getDpsInputs()[1];
+    info.c = op.getDpsInits()[0];
+    for (Value v : {info.a, info.b, info.c}) {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+        return fail("an operand is not a statically shaped memref with the "
+                    "identity layout");
+    }
+    auto aType = cast<MemRefType>(info.a.getType());
+    auto bType = cast<MemRefType>(info.b.getType());
+    auto cType = cast<MemRefType>(info.c.getType());
+    unsigned rank = aType.getRank();
+    if (rank == 3)
+      info.batch = aType.getShape()[0];
+    info.m = aType.getShape()[rank - 2];
+    info.k = aType.getShape()[rank - 1];
+    info.n = bType.getShape()[rank - 1];
+    info.element = aType.getElementType();
+    if (bType.getElementType() != info.element)
+      return fail("its operands have different element types");
+    if (!info.element.isF16() && !info.element.isBF16())
+      return fail(Twine("its operands are ") +
+                  (info.element.isF32() ? "f32 (Tensor Cores take f16 and "
+                                          "bf16; tf32 is not generated)"
+                                        : "not f16 or bf16"));
+    if (!cType.getElementType().isF32())
+      return fail("it does not accumulate in f32 (mpt.matmul needs acc(f32))");
+    if (info.element.isBF16() && sm < 80)
+      return fail("bf16 Tensor Core instructions need sm_80 or later");
+    int64_t nMultiple = sm < 80 ? 16 : 8;
+    if (info.m % 16 || info.k % 16 || info.n % nMultiple)
+      return fail("M x N x K = " + Twine(info.m) + "x" + Twine(info.n) + "x" +
+                  Twine(info.k) + " is not a multiple of 16x" +
+                  Twine(nMultiple) + "x16 (mpt-pad-for-tensor-cores pads it)");
+    return info;
+  }
+
+  std::optional<Tiles> chooseTiles(const MatmulInfo &info, int sm,
+                                   std::string &reason) {
+    bool wmma = sm < 80;
+    Tiles t;
+    if (!blockTile.empty()) {
+      SmallVector<int64_t> s = *parseSizes(blockTile, 3);
+      t.bm = s[0];
+      t.bn = s[1];
+      t.bk = s[2];
+    } else {
+      t.bm = largestDivisor(info.m, {128, 64, 32, 16});
+      t.bn =
+          largestDivisor(info.n, wmma ? ArrayRef<int64_t>{128, 64, 32, 16}
+                                      : ArrayRef<int64_t>{128, 64, 32, 16, 8});
+      t.bk = largestDivisor(info.k, {32, 16});
+    }
+    if (!warpTile.empty()) {
+      SmallVector<int64_t> s = *parseSizes(warpTile, 2);
+      t.wm = s[0];
+      t.wn = s[1];
+    } else {
+      int64_t minN = wmma ? 16 : 8;
+      t.wm = std::min<int64_t>(64, t.bm >= 32 ? t.bm / 2 : t.bm);
+      t.wn = std::min<int64_t>(64, t.bn >= 2 * minN ? t.bn / 2 : t.bn);
+    }
+    int64_t fragN = wmma ? 16 : 8;
+    auto fail = [&](const Twine &why) -> std::optional<Tiles> {
+      reason = why.str();
+      return std::nullopt;
+    };
+    if (info.m % t.bm || info.n % t.bn || info.k % t.bk)
+      return fail("the block tile " + Twine(t.bm) + "x" + Twine(t.bn) + "x" +
+                  Twine(t.bk) + " does not divide " + Twine(info.m) + "x" +
+                  Twine(info.n) + "x" + Twine(info.k));
+    if (t.bk % 16 || t.bm % t.wm || t.bn % t.wn || t.wm % 16 || t.wn % fragN)
+      return fail("the warp tile " + Twine(t.wm) + "x" + Twine(t.wn) +
+                  " does not divide the block tile " + Twine(t.bm) + "x" +
+                  Twine(t.bn) + " into " + Twine(16) + "x" + Twine(fragN) +
+                  " fragments (and BK must be a multiple of 16)");
+    if (t.numWarps() * 32 > 1024)
+      return fail("the tiles need " + Twine(t.numWarps()) +
+                  " warps; a block has at most 32");
+    if (!wmma) {
+      int64_t bytes = 2 * 2 * (t.bm * (t.bk + 8) + t.bk * (t.bn + 8));
+      if (bytes > 48 * 1024)
+        return fail("the tiles need " + Twine(bytes) +
+                    " bytes of shared memory; at most 49152");
+    }
+    return t;
+  }
+
+  /// The indices of element (row, col) of a matmul operand, with the batch
+  /// index first for batch_matmul.
+  static SmallVector<Value> at(Value batch, Value row, Value col) {
+    if (batch)
+      return {batch, row, col};
+    return {row, col};
+  }
+
+  gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, const MatmulInfo &info,
+                             const Tiles &t, TypeRange workgroup) {
+    IndexMath im{b, loc};
+    auto launch = gpu::LaunchOp::create(
+        b, loc, im.c(info.n / t.bn), im.c(info.m / t.bm),
+        im.c(std::max<int64_t>(info.batch, 1)), im.c(t.numWarps() * 32),
+        im.c(1), im.c(1), Value(), Type(), ValueRange(), workgroup);
+    return launch;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // WMMA (sm_70, sm_75)
+  //===--------------------------------------------------------------------===//
+
+  void buildWmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
+                       const Tiles &t) {
+    gpu::LaunchOp launch = createLaunch(outer, loc, info, t, {});
+    OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
+    IndexMath im{b, loc};
+    Value tx = launch.getThreadIds().x;
+    Value batch = info.batch ? launch.getBlockIds().z : Value();
+    Value warp = im.div(tx, 32);
+    Value wm = im.div(warp, t.bn / t.wn), wn = im.rem(warp, t.bn / t.wn);
+    Value rowBase =
+        im.add(im.mul(launch.getBlockIds().y, t.bm), im.mul(wm, t.wm));
+    Value colBase =
+        im.add(im.mul(launch.getBlockIds().x, t.bn), im.mul(wn, t.wn));
+    int64_t fm = t.wm / 16, fn = t.wn / 16;
+    MLIRContext *ctx = b.getContext();
+    auto cFrag = gpu::MMAMatrixType::get({16, 16}, b.getF32Type(), "COp");
+    auto aFrag = gpu::MMAMatrixType::get({16, 16}, info.element, "AOp");
+    auto bFrag = gpu::MMAMatrixType::get({16, 16}, info.element, "BOp");
+    IntegerAttr ldK = b.getIndexAttr(info.k), ldN = b.getIndexAttr(info.n);
+    SmallVector<Value> accs;
+    for (int64_t i = 0; i < fm; ++i)
+      for (int64_t j = 0; j < fn; ++j)
+        accs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+            b, loc, cFrag, info.c,
+            at(batch, im.add(rowBase, i * 16), im.add(colBase, j * 16)), ldN,
+            UnitAttr()));
+    auto loop =
+        scf::ForOp::create(b, loc, im.c(0), im.c(info.k), im.c(16), accs);
+    {
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      IndexMath lm{lb, loc};
+      Value k = loop.getInductionVar();
+      SmallVector<Value> as, bs, next;
+      for (int64_t i = 0; i < fm; ++i)
+        as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+            lb, loc, aFrag, info.a, at(batch, lm.add(rowBase, i * 16), k), ldK,
+            UnitAttr()));
+      for (int64_t j = 0; j < fn; ++j)
+        bs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+            lb, loc, bFrag, info.b, at(batch, k, lm.add(colBase, j * 16)), ldN,
+            UnitAttr()));
+      for (int64_t i = 0; i < fm; ++i)
+        for (int64_t j = 0; j < fn; ++j)
+          next.push_back(gpu::SubgroupMmaComputeOp::create(
+              lb, loc, cFrag, as[i], bs[j],
+              loop.getRegionIterArgs()[i * fn + j], UnitAttr(), UnitAttr()));
+      scf::YieldOp::create(lb, loc, next);
+    }
+    for (int64_t i = 0; i < fm; ++i)
+      for (int64_t j = 0; j < fn; ++j)
+        gpu::SubgroupMmaStoreMatrixOp::create(
+            b, loc, loop.getResult(i * fn + j), info.c,
+            at(batch, im.add(rowBase, i * 16), im.add(colBase, j * 16)), ldN,
+            UnitAttr());
+    gpu::TerminatorOp::create(b, loc);
+    (void)ctx;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // mma.sync (sm_80 and later)
+  //===--------------------------------------------------------------------===//
+
+  /// One m16n8k16 product: nvgpu.mma.sync for f16; for bf16 (which
+  /// nvgpu.mma.sync does not lower in MLIR 22), nvvm.mma.sync on the
+  /// fragments' registers.
+  static Value mma(OpBuilder &b, Location loc, Value a, Value bv, Value acc,
+                   Type element) {
+    if (element.isF16())
+      return nvgpu::MmaSyncOp::create(b, loc, a, bv, acc,
+                                      ArrayRef<int64_t>{16, 8, 16});
+    Type i32 = b.getI32Type(), f32 = b.getF32Type();
+    auto registers = [&](Value frag, int64_t n) {
+      SmallVector<Value> regs;
+      for (int64_t i = 0; i < n; ++i) {
+        Value pair = vector::ExtractOp::create(b, loc, frag, i);
+        Value word =
+            vector::BitCastOp::create(b, loc, VectorType::get({1}, i32), pair);
+        regs.push_back(vector::ExtractOp::create(b, loc, word, 0));
+      }
+      return regs;
+    };
+    SmallVector<Value> c;
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        c.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j}));
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+    Value d = NVVM::MmaOp::create(
+        b, loc, structType, registers(a, 4), registers(bv, 2), c, {16, 8, 16},
+        std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                      NVVM::MMATypes::bf16},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value> elems;
+    for (int64_t i = 0; i < 4; ++i)
+      elems.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+    return vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
+                                          elems);
+  }
+
+  void buildMmaSyncKernel(OpBuilder &outer, Location loc,
+                          const MatmulInfo &info, const Tiles &t) {
+    MLIRContext *ctx = outer.getContext();
+    Attribute shared =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    const int64_t pad = 8, chunk = 8; // elements; 16 bytes
+    auto aShared = MemRefType::get({2, t.bm, t.bk + pad}, info.element,
+                                   MemRefLayoutAttrInterface(), shared);
+    auto bShared = MemRefType::get({2, t.bk, t.bn + pad}, info.element,
+                                   MemRefLayoutAttrInterface(), shared);
+    gpu::LaunchOp launch =
+        createLaunch(outer, loc, info, t, TypeRange{aShared, bShared});
+    Value as = launch.getWorkgroupAttributions()[0];
+    Value bs = launch.getWorkgroupAttributions()[1];
+    OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
+    IndexMath im{b, loc};
+    int64_t threads = t.numWarps() * 32;
+    Value tx = launch.getThreadIds().x;
+    Value batch = info.batch ? launch.getBlockIds().z : Value();
+    Value lane = im.rem(tx, 32), warp = im.div(tx, 32);
+    Value wm = im.div(warp, t.bn / t.wn), wn = im.rem(warp, t.bn / t.wn);
+    Value mBlock = im.mul(launch.getBlockIds().y, t.bm);
+    Value nBlock = im.mul(launch.getBlockIds().x, t.bn);
+    Value warpRow = im.mul(wm, t.wm), warpCol = im.mul(wn, t.wn);
+    int64_t fm = t.wm / 16, fn = t.wn / 8, kTiles = info.k / t.bk;
+    Type f32 = b.getF32Type();
+    auto accType = VectorType::get({2, 2}, f32);
+    auto pairType = VectorType::get({2}, f32);
+    auto tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
+
+    // Accumulator fragment (i, j): lane holds rows lane/4 and lane/4 + 8,
+    // columns 2 (lane % 4) and the next.
+    Value fragRow = im.div(lane, 4), fragCol = im.mul(im.rem(lane, 4), 2);
+    auto accIndex = [&](IndexMath &m, int64_t i, int64_t j, int64_t half) {
+      Value row =
+          m.add(m.add(mBlock, warpRow), m.add(fragRow, i * 16 + half * 8));
+      Value col = m.add(m.add(nBlock, warpCol), m.add(fragCol, j * 8));
+      return at(batch, row, col);
+    };
+    SmallVector<Value> accs;
+    Value zero = arith::ConstantOp::create(
+        b, loc, accType, DenseElementsAttr::get(accType, 0.0f));
+    for (int64_t i = 0; i < fm; ++i)
+      for (int64_t j = 0; j < fn; ++j) {
+        Value acc = zero;
+        for (int64_t half = 0; half < 2; ++half) {
+          Value v = vector::LoadOp::create(b, loc, pairType, info.c,
+                                           accIndex(im, i, j, half));
+          acc = vector::InsertOp::create(b, loc, v, acc, half);
+        }
+        accs.push_back(acc);
+      }
+
+    // The copies of K tile `kt` into buffer `buf`: 16 bytes per copy, spread
+    // over the threads; one group.
+    auto copyTile = [&](OpBuilder &cb, Value kt, Value buf) {
+      IndexMath cm{cb, loc};
+      SmallVector<Value> tokens;
+      Value kBase = cm.mul(kt, t.bk);
+      auto copies = [&](int64_t rows, int64_t cols, Value src, Value dst,
+                        bool isA) {
+        int64_t perRow = cols / chunk, total = rows * perRow;
+        for (int64_t first = 0; first < total; first += threads) {
+          Value c = cm.add(tx, first);
+          OpBuilder *ib = &cb;
+          scf::IfOp guard;
+          if (first + threads > total) {
+            Value inRange = arith::CmpIOp::create(
+                cb, loc, arith::CmpIPredicate::ult, c, cm.c(total));
+            guard = scf::IfOp::create(cb, loc, inRange, false);
+          }
+          OpBuilder gb = guard ? guard.getThenBodyBuilder() : cb;
+          IndexMath gm{gb, loc};
+          Value row = gm.div(c, perRow), col = gm.mul(gm.rem(c, perRow), chunk);
+          SmallVector<Value> srcIndex =
+              isA ? at(batch, gm.add(mBlock, row), gm.add(kBase, col))
+                  : at(batch, gm.add(kBase, row), gm.add(nBlock, col));
+          Value token = nvgpu::DeviceAsyncCopyOp::create(
+              gb, loc, tokenType, dst, ValueRange{buf, row, col}, src, srcIndex,
+              gb.getIndexAttr(chunk), Value(), gb.getUnitAttr());
+          if (!guard)
+            tokens.push_back(token);
+          (void)ib;
+        }
+      };
+      copies(t.bm, t.bk, info.a, as, /*isA=*/true);
+      copies(t.bk, t.bn, info.b, bs, /*isA=*/false);
+      // Guarded copies still belong to the group that cp.async.commit_group
+      // closes; the group token needs at least one copy.
+      if (tokens.empty())
+        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+            cb, loc, tokenType, as, ValueRange{buf, cm.c(0), cm.c(0)}, info.a,
+            at(batch, mBlock, kBase), cb.getIndexAttr(chunk), Value(),
+            cb.getUnitAttr()));
+      return nvgpu::DeviceAsyncCreateGroupOp::create(cb, loc, tokenType, tokens)
+          .getResult();
+    };
+
+    copyTile(b, im.c(0), im.c(0));
+    auto loop =
+        scf::ForOp::create(b, loc, im.c(0), im.c(kTiles), im.c(1), accs);
+    {
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      IndexMath lm{lb, loc};
+      Value kt = loop.getInductionVar();
+      // Prefetch tile kt + 1 (the last tile again at the end, into the buffer
+      // no warp reads) into the other buffer.
+      Value next =
+          arith::MinUIOp::create(lb, loc, lm.add(kt, 1), lm.c(kTiles - 1));
+      Value group = copyTile(lb, next, lm.rem(lm.add(kt, 1), 2));
+      // Wait for tile kt: all groups but the newest are complete.
+      nvgpu::DeviceAsyncWaitOp::create(lb, loc, group, lb.getI32IntegerAttr(1));
+      gpu::BarrierOp::create(lb, loc);
+      Value buf = lm.rem(kt, 2);
+      SmallVector<Value> current(loop.getRegionIterArgs());
+      Value ldRow = lm.rem(lane, 16), ldCol = lm.mul(lm.div(lane, 16), 8);
+      auto aFragType = VectorType::get({4, 2}, info.element);
+      auto bFragType = VectorType::get({2, 2}, info.element);
+      for (int64_t kk = 0; kk < t.bk / 16; ++kk) {
+        SmallVector<Value> aFrags, bFrags;
+        for (int64_t i = 0; i < fm; ++i)
+          aFrags.push_back(nvgpu::LdMatrixOp::create(
+              lb, loc, aFragType, as,
+              ValueRange{buf, lm.add(lm.add(warpRow, i * 16), ldRow),
+                         lm.add(ldCol, kk * 16)},
+              lb.getBoolAttr(false), lb.getI32IntegerAttr(4)));
+        for (int64_t j = 0; j < fn; ++j)
+          bFrags.push_back(nvgpu::LdMatrixOp::create(
+              lb, loc, bFragType, bs,
+              ValueRange{buf, lm.add(ldRow, kk * 16), lm.add(warpCol, j * 8)},
+              lb.getBoolAttr(true), lb.getI32IntegerAttr(2)));
+        for (int64_t i = 0; i < fm; ++i)
+          for (int64_t j = 0; j < fn; ++j)
+            current[i * fn + j] = mma(lb, loc, aFrags[i], bFrags[j],
+                                      current[i * fn + j], info.element);
+      }
+      // No warp overwrites this buffer (two iterations later) before every
+      // warp is done with it.
+      gpu::BarrierOp::create(lb, loc);
+      scf::YieldOp::create(lb, loc, current);
+    }
+    for (int64_t i = 0; i < fm; ++i)
+      for (int64_t j = 0; j < fn; ++j)
+        for (int64_t half = 0; half < 2; ++half) {
+          Value v = vector::ExtractOp::create(b, loc,
+                                              loop.getResult(i * fn + j), half);
+          vector::StoreOp::create(b, loc, v, info.c, accIndex(im, i, j, half));
+        }
+    gpu::TerminatorOp::create(b, loc);
+  }
+};
+
+} // namespace

@@ -1,0 +1,87 @@
+//===- LowerToNVVM.cpp - the mpt-lower-to-nvvm pipeline -------------------===//
+//
+// mpt -> linalg -> buffers -> Tensor Core kernels for the low-precision
+// matmuls, SIMT kernels for everything else -> outlined gpu.func kernels ->
+// NVVM -> PTX / cubin / fatbin embedded in host code that calls the mgpu*
+// runtime (lib/Runtime).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Conversion/Passes.h"
+#include "mpt/Conversion/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// Bufferization as for the CPU: static buffers, results as out-parameters.
+static constexpr const char *kBufferize =
+    "canonicalize,cse,"
+    "func.func(linalg-fuse-elementwise-ops),"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs "
+    "modify-public-functions},"
+    "buffer-deallocation-pipeline";
+
+/// The PTX ISA version each chip needs at least (PTX ISA, "Release Notes").
+static std::string ptxFeature(StringRef chip, StringRef ptx) {
+  if (!ptx.empty())
+    return ("+ptx" + ptx).str();
+  static const std::pair<const char *, const char *> kMinimum[] = {
+      {"sm_70", "60"}, {"sm_72", "61"}, {"sm_75", "63"},
+      {"sm_80", "70"}, {"sm_86", "71"}, {"sm_87", "74"},
+      {"sm_89", "78"}, {"sm_90", "80"}, {"sm_90a", "80"}};
+  for (auto [name, version] : kMinimum)
+    if (chip == name)
+      return std::string("+ptx") + version;
+  return "+ptx80";
+}
+
+static void parseInto(OpPassManager &pm, StringRef pipeline) {
+  std::string error;
+  llvm::raw_string_ostream os(error);
+  if (failed(parsePassPipeline(pipeline, pm, os)))
+    llvm::report_fatal_error(llvm::Twine("mpt-lower-to-nvvm: ") + error);
+}
+
+void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                   const LowerToNVVMOptions &options) {
+  pm.addPass(createConvertMPTToLinalg());
+  parseInto(pm, kBufferize);
+  ConvertLinalgToTensorCoresOptions tc;
+  tc.chip = options.chip;
+  tc.blockTile = options.blockTile;
+  tc.warpTile = options.warpTile;
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
+  // Outline the Tensor Core kernels first: canonicalization would hoist
+  // their constants out of gpu.launch and pass them as kernel arguments.
+  parseInto(pm, "gpu-kernel-outlining");
+  // SIMT kernels: one thread per iteration of each parallel loop.
+  parseInto(pm, "func.func(convert-linalg-to-parallel-loops),canonicalize");
+  pm.addNestedPass<func::FuncOp>(createParallelLoopsToGPU());
+  pm.addNestedPass<func::FuncOp>(createGPUHostMemory());
+  parseInto(pm, "lower-affine,gpu-kernel-outlining,"
+                "gpu.module(convert-scf-to-cf),canonicalize,cse,"
+                "func.func(gpu-async-region)");
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = ptxFeature(options.chip, options.ptx);
+  nvvm.cubinFormat = options.format;
+  nvvm.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
+void mpt::registerLowerToNVVMPipeline() {
+  PassPipelineRegistration<LowerToNVVMOptions>(
+      "mpt-lower-to-nvvm",
+      "Lower an mpt program to NVVM: Tensor Core kernels for low-precision "
+      "matmuls, SIMT kernels for the rest, host code calling the mgpu* "
+      "runtime, PTX/cubin/fatbin",
+      buildLowerToNVVMPipeline);
+}
