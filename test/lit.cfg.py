@@ -25,6 +25,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%check_report", config.python_executable + " " +
      os.path.join(config.test_source_root, "Inputs", "check_report.py")))
+config.substitutions.append(
+    ("%extract_kernels", config.python_executable + " " +
+     os.path.join(config.mpt_src_root, "scripts", "extract-kernels.py")))
 config.substitutions.append(("%c_compiler", config.c_compiler))
 config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
 
@@ -35,5 +38,9 @@ llvm_config.with_environment("PATH", config.mpt_tools_dir, append_path=True)
 tools = ["mpt-opt", "mpt-run", "mpt-capi-test"]
 llvm_config.add_tool_substitutions(tools, [config.mpt_tools_dir, config.llvm_tools_dir])
 
-if shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", "")):
+ptxas = shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))
+if ptxas:
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+if getattr(config, "mpt_cuda_runtime", "0") in ("1", "ON", "TRUE"):
+    config.available_features.add("cuda-runtime")

@@ -33,6 +33,11 @@ struct LowerToNVVMOptions
       llvm::cl::desc("Kernel binary: isa (PTX, no toolkit needed), bin "
                      "(cubin) or fatbin (both need ptxas)"),
       llvm::cl::init("isa")};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: $CUDA_ROOT, "
+                     "$CUDA_HOME, $CUDA_PATH or /usr/local/cuda"),
+      llvm::cl::init("")};
   Option<int> optLevel{*this, "opt-level",
                        llvm::cl::desc("Optimization level of the kernels"),
                        llvm::cl::init(3)};
@@ -47,8 +52,8 @@ struct LowerToNVVMOptions
 };
 
 /// mpt-lower-to-nvvm: convert-mpt-to-linalg, bufferization,
-/// mpt-linalg-to-tensor-cores, SIMT kernels for the other loops,
-/// mpt-gpu-host-memory, kernel outlining, and upstream's
+/// mpt-linalg-to-tensor-cores, mpt-parallel-loops-to-gpu for the other
+/// loops, mpt-gpu-host-memory, kernel outlining, and the passes of upstream's
 /// gpu-lower-to-nvvm-pipeline (NVVM, PTX and the binary, host code).
 void buildLowerToNVVMPipeline(mlir::OpPassManager &pm,
                               const LowerToNVVMOptions &options);

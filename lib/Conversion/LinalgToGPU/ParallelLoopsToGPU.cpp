@@ -33,7 +33,7 @@ struct ParallelLoopsToGPUPass
     if (threads < 1 || threads > 1024) {
       getOperation().emitError()
           << "mpt-parallel-loops-to-gpu: threads must be in [1, 1024], got "
-          << threads;
+          << static_cast<int64_t>(threads);
       return signalPassFailure();
     }
     SmallVector<scf::ParallelOp> loops;

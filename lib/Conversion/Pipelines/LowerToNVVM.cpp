@@ -11,11 +11,13 @@
 #include "mpt/Conversion/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+
 #include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -41,6 +43,23 @@ static std::string ptxFeature(StringRef chip, StringRef ptx) {
     if (chip == name)
       return std::string("+ptx") + version;
   return "+ptx80";
+}
+
+/// The CUDA toolkit: `path` if given, else $CUDA_ROOT, $CUDA_HOME,
+/// $CUDA_PATH or /usr/local/cuda, the first that has libdevice; "" if none
+/// (PTX is still generated; math functions stay calls to libdevice).
+static std::string findCUDAToolkit(StringRef path) {
+  if (!path.empty())
+    return path.str();
+  SmallVector<std::string> candidates;
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(var))
+      candidates.push_back(value);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &candidate : candidates)
+    if (llvm::sys::fs::exists(candidate + "/nvvm/libdevice/libdevice.10.bc"))
+      return candidate;
+  return "";
 }
 
 static void parseInto(OpPassManager &pm, StringRef pipeline) {
@@ -69,12 +88,26 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
   parseInto(pm, "lower-affine,gpu-kernel-outlining,"
                 "gpu.module(convert-scf-to-cf),canonicalize,cse,"
                 "func.func(gpu-async-region)");
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = ptxFeature(options.chip, options.ptx);
-  nvvm.cubinFormat = options.format;
-  nvvm.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
+  // gpu-module-to-binary gets the CUDA toolkit (libdevice for the math
+  // functions of the SIMT kernels, ptxas for cubins).
+  std::string toolkit = findCUDAToolkit(options.toolkit);
+  std::string features = ptxFeature(options.chip, options.ptx);
+  parseInto(pm, "convert-nvgpu-to-nvvm,convert-vector-to-scf,"
+                "convert-scf-to-cf,convert-nvvm-to-llvm,convert-func-to-llvm,"
+                "expand-strided-metadata");
+  parseInto(pm, "nvvm-attach-target{chip=" + options.chip + " features=" +
+                    features + " O=" + std::to_string(options.optLevel) + "}");
+  parseInto(pm, "lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
+                "canonicalize,cse,"
+                "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,canonicalize,"
+                "cse,reconcile-unrealized-casts),"
+                "gpu-to-llvm");
+  parseInto(pm, "gpu-module-to-binary{format=" + options.format +
+                    (toolkit.empty() ? std::string() : " toolkit=" + toolkit) +
+                    "}");
+  parseInto(pm, "convert-math-to-llvm,canonicalize,cse,"
+                "reconcile-unrealized-casts");
 }
 
 void mpt::registerLowerToNVVMPipeline() {

@@ -1,0 +1,38 @@
+// Matmuls the Tensor Cores cannot take run as SIMT kernels, with a remark
+// that says why; so do every other op (one thread per iteration).
+// RUN: mpt-opt %s --mpt-lower-to-nvvm=chip=sm_80 2>&1 | FileCheck %s
+// RUN: mpt-opt %s --mpt-lower-to-nvvm=chip=sm_70 2>&1 | FileCheck %s --check-prefix=WMMA
+
+// CHECK: remark: matmul not on Tensor Cores (SIMT kernel): M x N x K = 32x10x128 is not a multiple of 16x8x16 (mpt-pad-for-tensor-cores pads it)
+func.func @unpadded(%a: tensor<32x128xf16>, %b: tensor<128x10xf16>) -> tensor<32x10xf16> {
+  %c = mpt.matmul %a, %b acc(f32) : (tensor<32x128xf16>, tensor<128x10xf16>) -> tensor<32x10xf16>
+  return %c : tensor<32x10xf16>
+}
+
+// CHECK: remark: matmul not on Tensor Cores (SIMT kernel): its operands are f32 (Tensor Cores take f16 and bf16; tf32 is not generated)
+func.func @fp32(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %c = mpt.matmul %a, %b : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %c : tensor<32x32xf32>
+}
+
+// CHECK: remark: matmul not on Tensor Cores (SIMT kernel): it does not accumulate in f32 (mpt.matmul needs acc(f32))
+func.func @f16_accumulator(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>) -> tensor<32x32xf16> {
+  %c = mpt.matmul %a, %b : (tensor<32x32xf16>, tensor<32x32xf16>) -> tensor<32x32xf16>
+  return %c : tensor<32x32xf16>
+}
+
+// WMMA: remark: matmul 32x32x32 on Tensor Cores
+// WMMA: remark: matmul not on Tensor Cores (SIMT kernel): M x N x K = 32x24x32 is not a multiple of 16x16x16 (mpt-pad-for-tensor-cores pads it)
+func.func @wmma_only(%a: tensor<32x32xf16>, %b: tensor<32x24xf16>, %d: tensor<32x32xf16>) -> tensor<32x24xf16> {
+  %x = mpt.matmul %a, %d acc(f32) : (tensor<32x32xf16>, tensor<32x32xf16>) -> tensor<32x32xf16>
+  %c = mpt.matmul %x, %b acc(f32) : (tensor<32x32xf16>, tensor<32x24xf16>) -> tensor<32x24xf16>
+  return %c : tensor<32x24xf16>
+}
+
+// Every function becomes host code (LLVM) that allocates device memory and
+// launches the kernels embedded in gpu.binary ops.
+// CHECK-DAG: llvm.func @unpadded(
+// CHECK-DAG: llvm.func @fp32(
+// CHECK-DAG: gpu.binary @unpadded_kernel
+// CHECK-DAG: gpu.launch_func
+// CHECK-DAG: llvm.call @mgpuMemAlloc

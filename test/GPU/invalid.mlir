@@ -1,0 +1,43 @@
+// Errors of the passes of mpt-lower-to-nvvm: bad options.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: mpt-opt %t/chip.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_12}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/block-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{block-tile=64x64}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/warp-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{warp-tile=32x0}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/threads.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{threads=2048}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/dynamic.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
+
+//--- chip.mlir
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: unknown chip 'sm_12'; expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a}}
+func.func @f() {
+  return
+}
+
+//--- block-tile.mlir
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: block-tile='64x64' is not BMxBNxBK (three positive sizes such as 128x128x32)}}
+func.func @f() {
+  return
+}
+
+//--- warp-tile.mlir
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: warp-tile='32x0' is not WMxWN (two positive sizes such as 64x64)}}
+func.func @f() {
+  return
+}
+
+//--- threads.mlir
+// expected-error @+1 {{mpt-parallel-loops-to-gpu: threads must be in [1, 1024], got 2048}}
+func.func @f() {
+  return
+}
+
+//--- dynamic.mlir
+func.func @f(%m: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{mpt-parallel-loops-to-gpu: loop bounds and steps must be constants (static shapes)}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %m[%i] : memref<?xf32>
+    memref.store %v, %m[%i] : memref<?xf32>
+  }
+  return
+}
