@@ -1,0 +1,239 @@
+// GEMM benchmark of mpt's generated kernels against cuBLAS, on the GPU.
+//
+// The functions come from bench/gpu/prepare.py (host objects with embedded
+// cubins, built where MLIR is); manifest.h lists them. For each function:
+//
+//  - correctness: fresh random A and B (uniform in [-1, 1], rounded to
+//    f16/bf16), the output poisoned with NaN first (and zeroed for the
+//    `kernel` variant, which accumulates into C), then compared on 4096
+//    random output elements with a float64 CPU reference computed from the
+//    rounded inputs: ||out - ref|| / ||ref||, tolerance 1e-4 for the f32
+//    output of the `kernel` variant (fp32 accumulation), 2^-10 (f16) and
+//    2^-7 (bf16) for the rounded output of the `op` variant;
+//  - speed: median time of many calls measured with CUDA events, next to
+//    cublasGemmEx (same inputs, f32 output, CUBLAS_COMPUTE_32F), each call
+//    followed by a synchronization for both (mpt's host code synchronizes
+//    its stream in every call). TFLOP/s, fraction of cuBLAS, and fraction of
+//    the H200's dense f16/bf16 peak (989 TFLOP/s).
+//
+// Build and run: bench/gpu/run.sh (nvcc, -lcuda -lcublas).
+
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "manifest.h"
+
+#define MEMREF2(p) void *, void *, int64_t, int64_t, int64_t, int64_t, int64_t
+#define DECLARE(name, type, m, n, k, variant)                                 \
+  extern "C" void name(MEMREF2(a), MEMREF2(b), MEMREF2(c));
+MPT_GEMMS(DECLARE)
+#undef DECLARE
+
+namespace {
+
+enum Type { F16, BF16 };
+enum Variant { KERNEL, OP };
+using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));
+
+struct Gemm {
+  const char *name;
+  Type type;
+  int64_t m, n, k;
+  Variant variant;
+  GemmFn fn;
+};
+
+const Gemm kGemms[] = {
+#define ENTRY(name, type, m, n, k, variant)                                    \
+  {#name, type, m, n, k, variant, name},
+    MPT_GEMMS(ENTRY)
+#undef ENTRY
+};
+
+constexpr double kPeakTflops = 989.0;
+
+void check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+void check(cublasStatus_t s, const char *what) {
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "%s: cuBLAS status %d\n", what, int(s));
+    std::exit(1);
+  }
+}
+
+uint16_t toBits(float v, Type t) {
+  uint16_t bits;
+  if (t == F16) {
+    __half h = __float2half_rn(v);
+    std::memcpy(&bits, &h, 2);
+  } else {
+    __nv_bfloat16 h = __float2bfloat16_rn(v);
+    std::memcpy(&bits, &h, 2);
+  }
+  return bits;
+}
+
+float fromBits(uint16_t bits, Type t) {
+  if (t == F16) {
+    __half h;
+    std::memcpy(&h, &bits, 2);
+    return __half2float(h);
+  }
+  __nv_bfloat16 h;
+  std::memcpy(&h, &bits, 2);
+  return __bfloat162float(h);
+}
+
+/// Calls `fn` with row-major device buffers as memref descriptors.
+void call(const Gemm &g, void *a, void *b, void *c) {
+  g.fn(a, a, 0, g.m, g.k, g.k, 1, b, b, 0, g.k, g.n, g.n, 1, c, c, 0, g.m,
+       g.n, g.n, 1);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// Median milliseconds of `body` (which synchronizes), over enough calls for
+/// about half a second, at least 5 and at most 50.
+template <typename Body> double timeMs(Body body) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  auto once = [&] {
+    check(cudaEventRecord(start), "record");
+    body();
+    check(cudaEventRecord(stop), "record");
+    check(cudaEventSynchronize(stop), "sync");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+    return double(ms);
+  };
+  for (int i = 0; i < 3; ++i)
+    once();
+  double first = once();
+  int runs = std::clamp(int(500.0 / std::max(first, 1e-3)), 5, 50);
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i)
+    times.push_back(once());
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return median(times);
+}
+
+} // namespace
+
+int main() {
+  cublasHandle_t handle;
+  check(cublasCreate(&handle), "cublasCreate");
+  std::mt19937_64 rng(20261202);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  int failed = 0;
+  std::printf("%-36s %9s %9s %9s %8s %8s %10s %9s\n", "function", "mpt ms",
+              "TFLOP/s", "cuBLAS", "of cuBLAS", "of peak", "rel. err",
+              "tol");
+  for (const Gemm &g : kGemms) {
+    size_t aCount = size_t(g.m) * g.k, bCount = size_t(g.k) * g.n,
+           cCount = size_t(g.m) * g.n;
+    std::vector<uint16_t> a(aCount), b(bCount);
+    for (auto &v : a)
+      v = toBits(uniform(rng), g.type);
+    for (auto &v : b)
+      v = toBits(uniform(rng), g.type);
+    size_t cBytes = cCount * (g.variant == KERNEL ? 4 : 2);
+    void *da, *db, *dc, *dref;
+    check(cudaMalloc(&da, aCount * 2), "malloc");
+    check(cudaMalloc(&db, bCount * 2), "malloc");
+    check(cudaMalloc(&dc, cBytes), "malloc");
+    check(cudaMalloc(&dref, cCount * 4), "malloc");
+    check(cudaMemcpy(da, a.data(), aCount * 2, cudaMemcpyHostToDevice), "h2d");
+    check(cudaMemcpy(db, b.data(), bCount * 2, cudaMemcpyHostToDevice), "h2d");
+
+    // Correctness: poison, (zero the accumulator), run once, compare.
+    check(cudaMemset(dc, 0xFF, cBytes), "poison");
+    if (g.variant == KERNEL)
+      check(cudaMemset(dc, 0, cBytes), "zero");
+    call(g, da, db, dc);
+    check(cudaDeviceSynchronize(), g.name);
+    std::vector<uint8_t> out(cBytes);
+    check(cudaMemcpy(out.data(), dc, cBytes, cudaMemcpyDeviceToHost), "d2h");
+    double num = 0, den = 0;
+    std::uniform_int_distribution<int64_t> row(0, g.m - 1), col(0, g.n - 1);
+    for (int s = 0; s < 4096; ++s) {
+      int64_t i = row(rng), j = col(rng);
+      double ref = 0;
+      for (int64_t p = 0; p < g.k; ++p)
+        ref += double(fromBits(a[i * g.k + p], g.type)) *
+               double(fromBits(b[p * g.n + j], g.type));
+      double got;
+      if (g.variant == KERNEL) {
+        float v;
+        std::memcpy(&v, out.data() + (i * g.n + j) * 4, 4);
+        got = v;
+      } else {
+        uint16_t bits;
+        std::memcpy(&bits, out.data() + (i * g.n + j) * 2, 2);
+        got = fromBits(bits, g.type);
+      }
+      num += (got - ref) * (got - ref);
+      den += ref * ref;
+    }
+    double err = std::sqrt(num / den);
+    if (std::isnan(err))
+      err = INFINITY;
+    double tol = g.variant == KERNEL ? 1e-4
+                 : g.type == F16     ? std::ldexp(1.0, -10)
+                                     : std::ldexp(1.0, -7);
+    bool ok = err <= tol;
+    failed += !ok;
+
+    // Speed, side by side with cuBLAS.
+    double flop = 2.0 * g.m * g.n * g.k;
+    double ms = timeMs([&] {
+      call(g, da, db, dc);
+      check(cudaDeviceSynchronize(), g.name);
+    });
+    cudaDataType_t in = g.type == F16 ? CUDA_R_16F : CUDA_R_16BF;
+    float alpha = 1.0f, beta = 0.0f;
+    double blasMs = timeMs([&] {
+      // Row-major C = A B is column-major C^T = B^T A^T.
+      check(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k,
+                         &alpha, db, in, g.n, da, in, g.k, &beta, dref,
+                         CUDA_R_32F, g.n, CUBLAS_COMPUTE_32F,
+                         CUBLAS_GEMM_DEFAULT),
+            "cublasGemmEx");
+      check(cudaDeviceSynchronize(), "cublas");
+    });
+    double tflops = flop / ms * 1e-9, blasTflops = flop / blasMs * 1e-9;
+    std::printf("%-36s %9.3f %9.1f %9.1f %7.1f%% %7.1f%% %10.2e %9.2e %s\n",
+                g.name, ms, tflops, blasTflops, 100.0 * tflops / blasTflops,
+                100.0 * tflops / kPeakTflops, err, tol, ok ? "ok" : "FAIL");
+    std::fflush(stdout);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dc);
+    cudaFree(dref);
+  }
+  cublasDestroy(handle);
+  std::printf("gemm bench: %zu functions, %d failed\n",
+              sizeof(kGemms) / sizeof(kGemms[0]), failed);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+"""Compiles the GPU benchmark's kernels on a machine with mpt (no GPU needed).
+
+The GPU machine has CUDA but no MLIR, so everything MLIR does happens here:
+for each GEMM of the benchmark, an MLIR function is lowered with
+`mpt-lower-to-nvvm{chip=sm_90a format=bin}` (cubin embedded, ptxas from the
+CUDA toolkit), translated to LLVM IR and compiled to a host object that
+calls the mgpu* runtime. Two variants per shape and type:
+
+  kernel  linalg.matmul on memrefs, f16/bf16 A and B, f32 C (C += A B): the
+          Tensor Core kernel alone, compared with cublasGemmEx (f32 output,
+          f32 compute);
+  op      mpt.matmul acc(f32) on tensors, f16/bf16 result: the whole op as
+          mpt lowers it (zero fill, the kernel into an f32 buffer, rounding).
+
+It writes OUT/objects/*.o, OUT/manifest.h (one X(name, type, M, N, K,
+variant) line per function) and copies the harness and the runtime next to
+them; OUT is what run.sh needs on the GPU machine.
+
+Usage: bench/gpu/prepare.py [--build build] [--out bench/gpu/out]
+"""
+import argparse
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+# (M, N, K): large Tensor Core shapes, a non-square one, and shapes that are
+# not multiples of 16 (SIMT fallback, checked for correctness).
+SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (1024, 4096, 4096),
+          (4096, 4096, 1024), (1000, 1000, 1000), (4104, 4104, 4104)]
+TYPES = ["f16", "bf16"]
+SMALL_SHAPES = [(128, 256, 64), (100, 100, 100)]
+
+# Training steps, fp32 (mpt-build-train-step) and mixed (mpt-amp-pipeline,
+# f16 with dynamic loss scaling): the examples, and an MLP large enough for
+# the matmuls to matter (batch 512, 1024 -> 4096 -> 1024 -> 16).
+BIG_MLP = """func.func @mlp(%x: tensor<512x1024xf32> {mpt.role = #mpt.role<input>},
+    %w1: tensor<1024x4096xf32> {mpt.role = #mpt.role<parameter>},
+    %b1: tensor<4096xf32> {mpt.role = #mpt.role<parameter>},
+    %w2: tensor<4096x1024xf32> {mpt.role = #mpt.role<parameter>},
+    %b2: tensor<1024xf32> {mpt.role = #mpt.role<parameter>},
+    %w3: tensor<1024x16xf32> {mpt.role = #mpt.role<parameter>},
+    %y: tensor<512xi64> {mpt.role = #mpt.role<label>})
+    -> (tensor<f32> {mpt.role = #mpt.role<loss>}) {
+  %h = mpt.matmul %x, %w1 : (tensor<512x1024xf32>, tensor<1024x4096xf32>) -> tensor<512x4096xf32>
+  %hb = mpt.add %h, %b1 : (tensor<512x4096xf32>, tensor<4096xf32>) -> tensor<512x4096xf32>
+  %r = mpt.relu %hb : tensor<512x4096xf32>
+  %g = mpt.matmul %r, %w2 : (tensor<512x4096xf32>, tensor<4096x1024xf32>) -> tensor<512x1024xf32>
+  %gb = mpt.add %g, %b2 : (tensor<512x1024xf32>, tensor<1024xf32>) -> tensor<512x1024xf32>
+  %s = mpt.relu %gb : tensor<512x1024xf32>
+  %l = mpt.matmul %s, %w3 : (tensor<512x1024xf32>, tensor<1024x16xf32>) -> tensor<512x16xf32>
+  %loss = mpt.softmax_cross_entropy %l, %y : (tensor<512x16xf32>, tensor<512xi64>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+"""
+STEP_MODELS = ["mlp", "transformer_block", "big_mlp"]
+STEP_VARIANTS = {
+    "fp32": ["--mpt-build-train-step=optimizer=sgd lr=0.01", "-canonicalize"],
+    "mixed": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
+}
+ELEMENT_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i64": 8, "i32": 4, "i1": 1}
+TENSOR = re.compile(r"tensor<((?:\d+x)*)(f32|f16|bf16|i64|i32|i1)>")
+
+
+def kernel_module(name, t, m, n, k):
+    return (f"func.func @{name}(%a: memref<{m}x{k}x{t}>, "
+            f"%b: memref<{k}x{n}x{t}>, %c: memref<{m}x{n}xf32>) {{\n"
+            f"  linalg.matmul ins(%a, %b : memref<{m}x{k}x{t}>, "
+            f"memref<{k}x{n}x{t}>) outs(%c : memref<{m}x{n}xf32>)\n"
+            f"  return\n}}\n")
+
+
+def op_module(name, t, m, n, k):
+    return (f"func.func @{name}(%a: tensor<{m}x{k}x{t}>, "
+            f"%b: tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}> {{\n"
+            f"  %c = mpt.matmul %a, %b acc(f32) : (tensor<{m}x{k}x{t}>, "
+            f"tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{t}>\n"
+            f"  return %c : tensor<{m}x{n}x{t}>\n}}\n")
+
+
+def signature(text, name):
+    """The argument and result tensor types of @name: [(shape, type)]; the
+    results become out-parameters after the arguments."""
+    start = text.index(f"func.func @{name}(")
+    depth, i = 0, text.index("(", start)
+    while True:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            break
+        i += 1
+    args = text[text.index("(", start):i]
+    body = text.index("{\n", i)
+    results = text[i:body]
+    out = []
+    for part in (args, results):
+        for dims, ty in TENSOR.findall(part):
+            shape = [int(d) for d in dims.split("x") if d]
+            out.append((shape, ty))
+    return out
+
+
+def step_declarations(name, sig):
+    """C++: the extern declaration of a lowered step and a caller taking one
+    device buffer per argument."""
+    params, call = [], []
+    for i, (shape, _) in enumerate(sig):
+        params += ["void *", "void *", "int64_t"] + ["int64_t"] * (2 * len(shape))
+        strides, stride = [], 1
+        for d in reversed(shape):
+            strides.insert(0, stride)
+            stride *= d
+        call += [f"b[{i}]", f"b[{i}]", "0"] + [str(d) for d in shape] + \
+            [str(s) for s in strides]
+    decl = f'extern "C" void {name}({", ".join(params)});\n'
+    caller = (f"static void call_{name}(void **b) {{\n  {name}("
+              + ", ".join(call) + ");\n}\n")
+    args = ", ".join("{%d, %d, %d}" % (ELEMENT_BYTES[ty], math.prod(shape),
+                                         ty in ("f32", "f16", "bf16"))
+                     for shape, ty in sig)
+    table = (f'  {{"{name}", call_{name}, {len(sig)}, '
+             f"(const ArgSpec[]){{{args}}}}},\n")
+    return decl + caller, table
+
+
+def compile_step(args, model, variant, workdir, objdir):
+    """Builds the training step of `model` (fp32 or mixed), renames it, and
+    compiles it like the GEMMs; returns its C++ declaration and table row."""
+    source = os.path.join(workdir, model + ".mlir")
+    if not os.path.exists(source):
+        text = BIG_MLP if model == "big_mlp" else open(
+            os.path.join(ROOT, "examples", model + ".mlir")).read()
+        with open(source, "w") as f:
+            f.write(text)
+    name = f"step_{model}_{variant}"
+    step = os.path.join(workdir, name + ".step.mlir")
+    subprocess.run([os.path.join(args.build, "bin", "mpt-opt"), source,
+                    *STEP_VARIANTS[variant], "-o", step], check=True,
+                   capture_output=True)
+    text = open(step).read()
+    # Unique symbols across the objects: the step, and the forward function
+    # that the module still holds (unused by the step).
+    for fn in set(re.findall(r"func\.func @(\w+)\(", text)):
+        new = name if fn == "train_step" else f"{name}__{fn}"
+        text = text.replace(f"@{fn}(", f"@{new}(")
+    sig = signature(text, name)
+    compile_module(args, text, name, workdir, objdir)
+    # The C++ declaration must match the lowered function parameter for
+    # parameter: count them in the LLVM IR.
+    ll = open(os.path.join(workdir, name + ".ll")).read()
+    define = re.search(r"define void @" + name + r"\((.*)\)", ll).group(1)
+    expected = sum(3 + 2 * len(shape) for shape, _ in sig)
+    if define.count(",") + 1 != expected:
+        sys.exit(f"{name}: the lowered function has {define.count(',') + 1} "
+                 f"parameters, the signature parsed from MLIR gives {expected}")
+    return step_declarations(name, sig)
+
+
+def compile_module(args, text, name, workdir, objdir):
+    src = os.path.join(workdir, name + ".mlir")
+    low = os.path.join(workdir, name + ".nvvm.mlir")
+    ll = os.path.join(workdir, name + ".ll")
+    obj = os.path.join(objdir, name + ".o")
+    with open(src, "w") as f:
+        f.write(text)
+    env = dict(os.environ)
+    env["PATH"] = "/usr/local/cuda/bin:" + env.get("PATH", "")
+    proc = subprocess.run(
+        [os.path.join(args.build, "bin", "mpt-opt"), src,
+         f"--mpt-lower-to-nvvm=chip={args.chip} format=bin", "-o", low],
+        capture_output=True, text=True, env=env)
+    if proc.returncode:
+        sys.exit(f"{name}: mpt-opt failed:\n{proc.stderr}")
+    remarks = [line.split("remark: ", 1)[1] for line in proc.stderr.splitlines()
+               if "remark: matmul" in line]
+    subprocess.run([os.path.join(LLVM_BIN, "mlir-translate"),
+                    "--mlir-to-llvmir", low, "-o", ll], check=True)
+    subprocess.run([os.path.join(LLVM_BIN, "llc"), "-O2", "-filetype=obj",
+                    "-relocation-model=pic", ll, "-o", obj], check=True)
+    return remarks
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "gpu",
+                                                      "out"))
+    parser.add_argument("--chip", default="sm_90a")
+    parser.add_argument("--small", action="store_true",
+                        help="two small GEMMs and the example steps only "
+                        "(to test the script)")
+    args = parser.parse_args()
+    objdir = os.path.join(args.out, "objects")
+    workdir = os.path.join(args.out, "mlir")
+    os.makedirs(objdir, exist_ok=True)
+    os.makedirs(workdir, exist_ok=True)
+    lines = []
+    for t in TYPES:
+        for m, n, k in (SMALL_SHAPES if args.small else SHAPES):
+            for variant, make in (("kernel", kernel_module), ("op", op_module)):
+                name = f"gemm_{variant}_{t}_{m}x{n}x{k}"
+                remarks = compile_module(args, make(name, t, m, n, k), name,
+                                         workdir, objdir)
+                lines.append(f"  X({name}, {t.upper()}, {m}, {n}, {k}, "
+                             f"{variant.upper()})")
+                print(f"{name}: {'; '.join(remarks)}")
+    with open(os.path.join(args.out, "manifest.h"), "w") as f:
+        f.write("// Generated by bench/gpu/prepare.py.\n"
+                "#define MPT_GEMMS(X) \\\n" + " \\\n".join(lines) + "\n")
+    decls, rows = [], []
+    for model in STEP_MODELS[:2] if args.small else STEP_MODELS:
+        for variant in STEP_VARIANTS:
+            decl, row = compile_step(args, model, variant, workdir, objdir)
+            decls.append(decl)
+            rows.append(row)
+            print(f"step_{model}_{variant}: compiled")
+    with open(os.path.join(args.out, "steps.h"), "w") as f:
+        f.write("// Generated by bench/gpu/prepare.py.\n"
+                + "".join(decls)
+                + "static const StepEntry kSteps[] = {\n" + "".join(rows)
+                + "};\n")
+    for name in ("gemm_bench.cu", "step_bench.cu", "run.sh"):
+        shutil.copy(os.path.join(ROOT, "bench", "gpu", name), args.out)
+    shutil.copy(os.path.join(ROOT, "lib", "Runtime", "CudaRuntime.cpp"),
+                args.out)
+    print(f"wrote {len(lines)} functions to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

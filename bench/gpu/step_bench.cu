@@ -1,0 +1,127 @@
+// Training steps on the GPU: fp32 against mixed precision (f16, dynamic loss
+// scaling, fp32 master weights), as mpt-lower-to-nvvm compiles them. Every
+// argument gets a device buffer (floats uniform in [-0.05, 0.05], integers
+// zero, so labels and indices are valid); each step is called once to warm
+// up, then timed (median of many calls, CUDA events; the host code
+// synchronizes its stream in every call). Prints ms per step for both
+// variants and the speed-up. Built by bench/gpu/run.sh with steps.h from
+// bench/gpu/prepare.py.
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+struct ArgSpec {
+  int elementBytes;
+  int64_t elements;
+  int isFloat;
+};
+struct StepEntry {
+  const char *name;
+  void (*call)(void **);
+  int numArgs;
+  const ArgSpec *args;
+};
+} // namespace
+
+#include "steps.h"
+
+static void check(cudaError_t e, const char *what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+/// float -> f16 bits (round to nearest even; the values here are small
+/// normal numbers).
+static uint16_t halfBits(float v) {
+  uint32_t x;
+  std::memcpy(&x, &v, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  int32_t exp = int32_t((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffff;
+  if (exp <= 0)
+    return sign;
+  uint32_t h = sign | (uint32_t(exp) << 10) | (mant >> 13);
+  uint32_t rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h;
+  return uint16_t(h);
+}
+
+static double stepMs(const StepEntry &s, std::vector<void *> &buffers) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "event");
+  check(cudaEventCreate(&stop), "event");
+  std::vector<double> times;
+  for (int i = 0; i < 23; ++i) {
+    check(cudaEventRecord(start), "record");
+    s.call(buffers.data());
+    check(cudaEventRecord(stop), "record");
+    check(cudaEventSynchronize(stop), s.name);
+    float ms;
+    check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+    if (i >= 3)
+      times.push_back(ms);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+int main() {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<float> uniform(-0.05f, 0.05f);
+  int n = sizeof(kSteps) / sizeof(kSteps[0]);
+  std::printf("%-34s %10s\n", "step", "ms/step");
+  std::vector<std::pair<std::string, double>> results;
+  for (int e = 0; e < n; ++e) {
+    const StepEntry &s = kSteps[e];
+    std::vector<void *> buffers;
+    for (int a = 0; a < s.numArgs; ++a) {
+      const ArgSpec &arg = s.args[a];
+      size_t bytes = size_t(arg.elements) * arg.elementBytes;
+      std::vector<uint8_t> host(bytes, 0);
+      if (arg.isFloat)
+        for (int64_t i = 0; i < arg.elements; ++i) {
+          float v = uniform(rng);
+          if (arg.elementBytes == 4)
+            std::memcpy(host.data() + i * 4, &v, 4);
+          else {
+            uint16_t h = halfBits(v);
+            std::memcpy(host.data() + i * 2, &h, 2);
+          }
+        }
+      void *d;
+      check(cudaMalloc(&d, std::max<size_t>(bytes, 4)), "malloc");
+      check(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice), "h2d");
+      buffers.push_back(d);
+    }
+    double ms = stepMs(s, buffers);
+    std::printf("%-34s %10.3f\n", s.name, ms);
+    std::fflush(stdout);
+    results.push_back({s.name, ms});
+    for (void *d : buffers)
+      cudaFree(d);
+  }
+  // fp32 / mixed pairs.
+  for (auto &[name, ms] : results) {
+    std::string base = name;
+    if (base.size() < 5 || base.compare(base.size() - 5, 5, "_fp32"))
+      continue;
+    std::string mixed = base.substr(0, base.size() - 5) + "_mixed";
+    for (auto &[other, otherMs] : results)
+      if (other == mixed)
+        std::printf("%s: fp32 %.3f ms, mixed %.3f ms, speed-up %.2fx\n",
+                    base.substr(0, base.size() - 5).c_str(), ms, otherMs,
+                    ms / otherMs);
+  }
+  return 0;
+}
