@@ -42,5 +42,9 @@ ptxas = shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+nvcc = shutil.which("nvcc", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
 if getattr(config, "mpt_cuda_runtime", "0") in ("1", "ON", "TRUE"):
     config.available_features.add("cuda-runtime")

@@ -100,6 +100,8 @@ def signature(text, name):
     results = text[i:body]
     out = []
     for part in (args, results):
+        # Attribute dictionaries (mpt.initial_value holds a tensor type).
+        part = re.sub(r"\{[^{}]*\}", "", part)
         for dims, ty in TENSOR.findall(part):
             shape = [int(d) for d in dims.split("x") if d]
             out.append((shape, ty))

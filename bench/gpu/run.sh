@@ -3,7 +3,8 @@
 # bench/gpu/prepare.py wrote (default bench/gpu/out): builds the harness with
 # nvcc against the prepared host objects and the mgpu* runtime, then checks
 # and times every function against cuBLAS. Prints the table and writes it to
-# results.txt, with the date and the GPU.
+# results.txt, with the date and the GPU. `run.sh --build-only` stops after
+# building (what a machine without a GPU can check).
 set -euo pipefail
 cd "$(dirname "$0")"
 nvcc=${NVCC:-nvcc}
@@ -13,6 +14,10 @@ command -v "$nvcc" > /dev/null || nvcc=/usr/local/cuda/bin/nvcc
   -L/usr/local/cuda/lib64/stubs -lcuda -lcublas
 "$nvcc" -O2 -std=c++17 -o step_bench step_bench.cu runtime.o objects/step_*.o \
   -L/usr/local/cuda/lib64/stubs -lcuda
+if [ "${1:-}" = "--build-only" ]; then
+  echo "built gemm_bench and step_bench"
+  exit 0
+fi
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
