@@ -32,7 +32,7 @@ test: build
 # Refresh the generated reference docs (checked by a lit test).
 docs: build
 	@bash scripts/gen-docs.sh $(BUILD) docs
-	@echo "generated docs updated: docs/Dialects/MPT.md docs/Passes.md docs/PrecisionPolicy.md docs/Targets.md"
+	@echo "generated docs updated: docs/Dialects/MPT.md docs/Passes.md docs/ConversionPasses.md docs/PrecisionPolicy.md docs/Targets.md"
 
 format:
 	@git ls-files '*.cpp' '*.h' '*.c' | xargs clang-format -i

@@ -9,6 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/Dialects"
 cp "$build/docs/Dialects/MPT.md" "$out/Dialects/MPT.md"
 cp "$build/docs/Passes.md" "$out/Passes.md"
+cp "$build/docs/ConversionPasses.md" "$out/ConversionPasses.md"
 { cat "$here/docs-precision-policy-header.md"
   "$build/bin/mpt-opt" --mpt-list-precision-policy; } > "$out/PrecisionPolicy.md"
 { cat "$here/docs-targets-header.md"
