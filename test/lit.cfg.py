@@ -38,13 +38,18 @@ llvm_config.with_environment("PATH", config.mpt_tools_dir, append_path=True)
 tools = ["mpt-opt", "mpt-run", "mpt-capi-test"]
 llvm_config.add_tool_substitutions(tools, [config.mpt_tools_dir, config.llvm_tools_dir])
 
-ptxas = shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))
-if ptxas:
-    config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
-nvcc = shutil.which("nvcc", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))
-if nvcc:
-    config.available_features.add("nvcc")
-    config.substitutions.append(("%nvcc", nvcc))
+# The CUDA toolkit as mpt-lower-to-nvvm looks for it: ptxas (cubins) and
+# libdevice (the math functions of SIMT kernels). Tests that assemble
+# kernels need both; the PTX tests need neither.
+for root in [os.environ.get(v) for v in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH")] + ["/usr/local/cuda"]:
+    if root and os.path.exists(os.path.join(root, "bin", "ptxas")) and \
+            os.path.exists(os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc")):
+        config.available_features.add("cuda-toolkit")
+        config.substitutions.append(("%ptxas", os.path.join(root, "bin", "ptxas")))
+        nvcc = os.path.join(root, "bin", "nvcc")
+        if os.path.exists(nvcc):
+            config.available_features.add("nvcc")
+            config.substitutions.append(("%nvcc", nvcc))
+        break
 if getattr(config, "mpt_cuda_runtime", "0") in ("1", "ON", "TRUE"):
     config.available_features.add("cuda-runtime")
