@@ -87,6 +87,25 @@ def ParallelLoopsToGPU
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
 }
 
+def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
+  let summary = "Low-precision 2-D convolutions as im2col and a matmul";
+  let description = [{
+    Rewrites `linalg.conv_2d_nhwc_hwcf` and `linalg.conv_2d_nchw_fchw` on
+    tensors with f16 or bf16 operands into an explicit im2col (a
+    `linalg.generic` that gathers each output pixel's receptive field into a
+    row) and one `linalg.matmul` of the (N·OH·OW) x (KH·KW·C) patch matrix
+    with the filter as a (KH·KW·C) x F matrix, accumulating in the
+    convolution's accumulator type, so that `mpt-linalg-to-tensor-cores` runs
+    the convolution on Tensor Cores. NHWC/HWCF needs no other copy (the filter
+    and the output are reshaped in place); NCHW/FCHW transposes the filter
+    and adds the product back in NCHW order. When KH·KW·C is not a multiple
+    of 16, the patch matrix and the filter are padded with zeros to the next
+    one. The sums are the convolution's, in another order.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def GPUHostMemory : Pass<"mpt-gpu-host-memory", "::mlir::func::FuncOp"> {
   let summary = "Device memory for the buffers of a host function";
   let description = [{

@@ -22,9 +22,9 @@
 using namespace mlir;
 
 /// Bufferization as for the CPU: static buffers, results as out-parameters.
+static constexpr const char *kFuse =
+    "canonicalize,cse,func.func(linalg-fuse-elementwise-ops)";
 static constexpr const char *kBufferize =
-    "canonicalize,cse,"
-    "func.func(linalg-fuse-elementwise-ops),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs "
@@ -72,6 +72,10 @@ static void parseInto(OpPassManager &pm, StringRef pipeline) {
 void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
                                    const LowerToNVVMOptions &options) {
   pm.addPass(createConvertMPTToLinalg());
+  parseInto(pm, kFuse);
+  // Low-precision convolutions become im2col and a matmul (Tensor Cores),
+  // after elementwise fusion, which would fuse the im2col back.
+  pm.addNestedPass<func::FuncOp>(createConvToGemm());
   parseInto(pm, kBufferize);
   ConvertLinalgToTensorCoresOptions tc;
   tc.chip = options.chip;

@@ -1,0 +1,190 @@
+//===- ConvToGemm.cpp - mpt-conv-to-gemm ----------------------------------===//
+//
+// A 2-D convolution as im2col and one matmul, so that Tensor Cores run it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+
+namespace mpt {
+#define GEN_PASS_DEF_CONVTOGEMM
+#include "mpt/Conversion/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+
+namespace {
+
+bool isNarrowFloat(Type t) {
+  auto f = dyn_cast<FloatType>(t);
+  return f && f.getWidth() < 32;
+}
+
+SmallVector<int64_t> values(DenseIntElementsAttr attr) {
+  SmallVector<int64_t> out;
+  for (const APInt &v : attr.getValues<APInt>())
+    out.push_back(v.getSExtValue());
+  return out;
+}
+
+struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> convs;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNchwFchwOp>(op))
+        convs.push_back(op);
+    });
+    for (linalg::LinalgOp op : convs)
+      rewrite(op);
+  }
+
+  void rewrite(linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics())
+      return;
+    bool nhwc = isa<linalg::Conv2DNhwcHwcfOp>(op);
+    Value input = op.getDpsInputs()[0], filter = op.getDpsInputs()[1];
+    Value init = op.getDpsInits()[0];
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto fType = cast<RankedTensorType>(filter.getType());
+    auto outType = cast<RankedTensorType>(init.getType());
+    if (!inType.hasStaticShape() || !fType.hasStaticShape() ||
+        !outType.hasStaticShape() || !isNarrowFloat(inType.getElementType()) ||
+        fType.getElementType() != inType.getElementType())
+      return;
+    SmallVector<int64_t> strides, dilations;
+    if (auto c = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
+      strides = values(c.getStrides());
+      dilations = values(c.getDilations());
+    } else {
+      auto d = cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
+      strides = values(d.getStrides());
+      dilations = values(d.getDilations());
+    }
+    ArrayRef<int64_t> o = outType.getShape(), f = fType.getShape();
+    int64_t n = o[0], oh = nhwc ? o[1] : o[2], ow = nhwc ? o[2] : o[3];
+    int64_t filters = nhwc ? f[3] : f[0], c = nhwc ? f[2] : f[1];
+    int64_t kh = nhwc ? f[0] : f[2], kw = nhwc ? f[1] : f[3];
+    Type element = inType.getElementType(), acc = outType.getElementType();
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+
+    // im2col: col[n, oh, ow, (kh, kw, c) or (c, kh, kw)].
+    AffineExpr dn, doh, dow, da, db, dc;
+    bindDims(ctx, dn, doh, dow, da, db, dc);
+    // Iteration (n, oh, ow, x, y, z): (kh, kw, c) for NHWC, (c, kh, kw) for
+    // NCHW, the patch order that matches the filter's memory order.
+    AffineExpr eKh = nhwc ? da : db, eKw = nhwc ? db : dc, eC = nhwc ? dc : da;
+    AffineExpr ih = doh * strides[0] + eKh * dilations[0];
+    AffineExpr iw = dow * strides[1] + eKw * dilations[1];
+    AffineMap inMap =
+        AffineMap::get(6, 0,
+                       nhwc ? ArrayRef<AffineExpr>{dn, ih, iw, eC}
+                            : ArrayRef<AffineExpr>{dn, eC, ih, iw},
+                       ctx);
+    SmallVector<int64_t> colShape =
+        nhwc ? SmallVector<int64_t>{n, oh, ow, kh, kw, c}
+             : SmallVector<int64_t>{n, oh, ow, c, kh, kw};
+    Value colInit = tensor::EmptyOp::create(b, loc, colShape, element);
+    SmallVector<utils::IteratorType> par(6, utils::IteratorType::parallel);
+    Value col = linalg::GenericOp::create(
+                    b, loc, TypeRange{colInit.getType()}, ValueRange{input},
+                    ValueRange{colInit},
+                    ArrayRef<AffineMap>{
+                        inMap, AffineMap::getMultiDimIdentityMap(6, ctx)},
+                    par,
+                    [](OpBuilder &nb, Location nl, ValueRange args) {
+                      linalg::YieldOp::create(nb, nl, args[0]);
+                    })
+                    .getResult(0);
+    int64_t rows = n * oh * ow, depth = c * kh * kw;
+    auto colType = RankedTensorType::get({rows, depth}, element);
+    Value col2d = tensor::CollapseShapeOp::create(
+        b, loc, colType, col,
+        SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+
+    // The filter as a depth x F matrix.
+    Value filter2d;
+    if (nhwc) {
+      filter2d = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({depth, filters}, element), filter,
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    } else {
+      Value flat = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({filters, depth}, element), filter,
+          SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+      Value empty = tensor::EmptyOp::create(b, loc, {depth, filters}, element);
+      filter2d = linalg::TransposeOp::create(b, loc, flat, empty,
+                                             ArrayRef<int64_t>{1, 0})
+                     .getResult()[0];
+    }
+
+    // Tensor Cores take K in steps of 16: pad the patch matrix and the
+    // filter with zero columns and rows (the products they add are zero).
+    int64_t padded = (depth + 15) / 16 * 16;
+    if (padded != depth) {
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(element, 0.0));
+      auto pad = [&](Value v, ArrayRef<int64_t> high,
+                     ArrayRef<int64_t> shape) -> Value {
+        SmallVector<OpFoldResult> lo(2, b.getIndexAttr(0)), hi;
+        for (int64_t h : high)
+          hi.push_back(b.getIndexAttr(h));
+        return tensor::PadOp::create(
+            b, loc, RankedTensorType::get(shape, element), v, lo, hi, zero);
+      };
+      col2d = pad(col2d, {0, padded - depth}, {rows, padded});
+      filter2d = pad(filter2d, {padded - depth, 0}, {padded, filters});
+    }
+
+    Value result;
+    if (nhwc) {
+      // The output is rows x F in place.
+      Value init2d = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({rows, filters}, acc), init,
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+      Value mm = linalg::MatmulOp::create(b, loc, ValueRange{col2d, filter2d},
+                                          ValueRange{init2d})
+                     .getResult(0);
+      result = tensor::ExpandShapeOp::create(
+          b, loc, outType, mm,
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    } else {
+      Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, 0.0));
+      Value empty = tensor::EmptyOp::create(b, loc, {rows, filters}, acc);
+      Value filled = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+      Value mm = linalg::MatmulOp::create(b, loc, ValueRange{col2d, filter2d},
+                                          ValueRange{filled})
+                     .getResult(0);
+      Value mm4 = tensor::ExpandShapeOp::create(
+          b, loc, RankedTensorType::get({n, oh, ow, filters}, acc), mm,
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+      // out[n, f, oh, ow] = init[n, f, oh, ow] + mm[n, oh, ow, f].
+      AffineExpr a0, a1, a2, a3;
+      bindDims(ctx, a0, a1, a2, a3);
+      AffineMap id = AffineMap::getMultiDimIdentityMap(4, ctx);
+      AffineMap fromNhwc = AffineMap::get(4, 0, {a0, a2, a3, a1}, ctx);
+      SmallVector<utils::IteratorType> par4(4, utils::IteratorType::parallel);
+      result = linalg::GenericOp::create(
+                   b, loc, TypeRange{outType}, ValueRange{mm4},
+                   ValueRange{init}, ArrayRef<AffineMap>{fromNhwc, id}, par4,
+                   [](OpBuilder &nb, Location nl, ValueRange args) {
+                     linalg::YieldOp::create(
+                         nb, nl,
+                         arith::AddFOp::create(nb, nl, args[1], args[0])
+                             .getResult());
+                   })
+                   .getResult(0);
+    }
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+};
+
+} // namespace
