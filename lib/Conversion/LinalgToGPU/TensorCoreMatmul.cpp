@@ -527,6 +527,9 @@ struct ConvertLinalgToTensorCoresPass
       gpu::BarrierOp::create(lb, loc);
       scf::YieldOp::create(lb, loc, current);
     }
+    // The last iteration prefetched a tile no one reads: let it land before
+    // the block's shared memory is released.
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
     for (int64_t i = 0; i < fm; ++i)
       for (int64_t j = 0; j < fn; ++j)
         for (int64_t half = 0; half < 2; ++half) {
