@@ -20,9 +20,11 @@
 // REMARK-WMMA: remark: matmul 128x256x64 on Tensor Cores: WMMA m16n16k16, block 128x128x32, 4 warps of 64x64
 // REMARK-WMMA: remark: matmul not on Tensor Cores (SIMT kernel): bf16 Tensor Core instructions need sm_80 or later
 // REMARK-WMMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: WMMA m16n16k16, block 64x64x32, 4 warps of 32x32
-// REMARK-MMA: remark: matmul 128x256x64 on Tensor Cores: mma.sync m16n8k16, block 128x128x32, 4 warps of 64x64, cp.async double buffering, ldmatrix
-// REMARK-MMA: remark: matmul 128x256x64 on Tensor Cores: mma.sync m16n8k16, block 128x128x32, 4 warps of 64x64, cp.async double buffering, ldmatrix
-// REMARK-MMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: mma.sync m16n8k16, block 64x64x32, 4 warps of 32x32, cp.async double buffering, ldmatrix
+// The rounding of the f32 accumulators to the result type is fused into the
+// kernel (one kernel per matmul, no f32 temporary).
+// REMARK-MMA: remark: matmul 128x256x64 on Tensor Cores: mma.sync m16n8k16, block 128x128x32, 4 warps of 64x64, cp.async double buffering, ldmatrix, fused rounding to f16
+// REMARK-MMA: remark: matmul 128x256x64 on Tensor Cores: mma.sync m16n8k16, block 128x128x32, 4 warps of 64x64, cp.async double buffering, ldmatrix, fused rounding to bf16
+// REMARK-MMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: mma.sync m16n8k16, block 64x64x32, 4 warps of 32x32, cp.async double buffering, ldmatrix, fused rounding to f16
 // TILES: remark: matmul 128x256x64 on Tensor Cores: mma.sync m16n8k16, block 64x64x16, 4 warps of 32x32, cp.async double buffering, ldmatrix
 
 // WMMA-DAG: .target sm_70
@@ -41,6 +43,9 @@
 // MMA-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // MMA-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // MMA-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// MMA-DAG: cvt.rn.f16x2.f32
+// MMA-DAG: cvt.rn.bf16x2.f32
+// MMA-DAG: st.global.b32
 // SM90-DAG: .target sm_90a
 
 func.func @f16(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>) -> tensor<128x256xf16> {

@@ -44,6 +44,10 @@ def ConvertLinalgToTensorCores
       `ldmatrix` (B transposed) and accumulate in f32 registers. Rows of the
       shared tiles are padded by 8 elements against bank conflicts. sm_90a
       uses the same kernel (warpgroup `wgmma` with TMA is not generated).
+      When the matmul writes a zero-filled f32 temporary that is only
+      rounded to a narrower type afterwards (what `mpt.matmul acc(f32)`
+      lowers to), the kernel starts from zero and stores the rounded
+      values itself: no fill, no temporary, no rounding kernel.
 
     Block tile (`BM x BN x BK`) and warp tile (`WM x WN`) are chosen from the
     shape (the largest power of two up to 128 x 128 x 32 that divides it, two

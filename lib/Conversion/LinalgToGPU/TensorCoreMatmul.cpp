@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_CONVERTLINALGTOTENSORCORES
@@ -62,6 +63,60 @@ int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
     if (n % c == 0)
       return c;
   return 0;
+}
+
+/// A matmul into a zero-filled f32 temporary that is then only rounded to a
+/// narrower type: the kernel can start from zero and store the rounded
+/// values itself.
+struct Epilogue {
+  linalg::FillOp fill;
+  linalg::GenericOp round;
+  Value out;
+};
+
+std::optional<Epilogue> findEpilogue(linalg::LinalgOp matmul, Value acc) {
+  auto alloc = acc.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != matmul->getBlock())
+    return std::nullopt;
+  Epilogue e;
+  for (Operation *user : acc.getUsers()) {
+    if (user == matmul.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    if (auto fill = dyn_cast<linalg::FillOp>(user)) {
+      APFloat zero(0.0);
+      if (e.fill || !fill->isBeforeInBlock(matmul) ||
+          !matchPattern(fill.getInputs()[0], m_ConstantFloat(&zero)) ||
+          !zero.isZero())
+        return std::nullopt;
+      e.fill = fill;
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || e.round || matmul->getBlock() != generic->getBlock() ||
+        generic->isBeforeInBlock(matmul) || generic.getNumDpsInputs() != 1 ||
+        generic.getNumDpsInits() != 1 || generic.getInputs()[0] != acc ||
+        !llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      return std::nullopt;
+    Block &body = generic.getRegion().front();
+    auto trunc = dyn_cast<arith::TruncFOp>(&body.front());
+    auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+    if (body.getOperations().size() != 2 || !trunc || !yield ||
+        trunc.getIn() != body.getArgument(0) ||
+        yield.getOperand(0) != trunc.getResult())
+      return std::nullopt;
+    e.round = generic;
+    e.out = generic.getOutputs()[0];
+  }
+  // No op between the fill and the matmul, nor between the matmul and the
+  // rounding, may touch the temporary (only these ops use it).
+  if (!e.fill || !e.round ||
+      !e.out.getDefiningOp() && !isa<BlockArgument>(e.out))
+    return std::nullopt;
+  if (Operation *def = e.out.getDefiningOp();
+      def && !def->isBeforeInBlock(matmul))
+    return std::nullopt;
+  return e;
 }
 
 struct Tiles {
@@ -138,10 +193,20 @@ struct ConvertLinalgToTensorCoresPass
       }
       bool wmma = *sm < 80;
       OpBuilder b(op);
+      std::optional<Epilogue> epilogue;
+      if (!wmma)
+        epilogue = findEpilogue(op, info->c);
       if (wmma)
         buildWmmaKernel(b, op.getLoc(), *info, *tiles);
       else
-        buildMmaSyncKernel(b, op.getLoc(), *info, *tiles);
+        buildMmaSyncKernel(b, op.getLoc(), *info, *tiles,
+                           epilogue ? epilogue->out : Value());
+      std::string fused;
+      if (epilogue) {
+        llvm::raw_string_ostream os(fused);
+        os << ", fused rounding to "
+           << cast<MemRefType>(epilogue->out.getType()).getElementType();
+      }
       op.emitRemark() << "matmul " << info->m << "x" << info->n << "x"
                       << info->k
                       << (info->batch
@@ -152,8 +217,22 @@ struct ConvertLinalgToTensorCoresPass
                       << ", block " << tiles->bm << "x" << tiles->bn << "x"
                       << tiles->bk << ", " << tiles->numWarps() << " warps of "
                       << tiles->wm << "x" << tiles->wn
-                      << (wmma ? "" : ", cp.async double buffering, ldmatrix");
+                      << (wmma ? "" : ", cp.async double buffering, ldmatrix")
+                      << fused;
+      Operation *accDef = info->c.getDefiningOp();
       op->erase();
+      if (epilogue) {
+        // The kernel starts from zero and stores the rounded values: the
+        // fill, the rounding and the temporary go.
+        epilogue->fill->erase();
+        epilogue->round->erase();
+        for (Operation *user :
+             llvm::make_early_inc_range(accDef->getResult(0).getUsers()))
+          if (isa<memref::DeallocOp>(user))
+            user->erase();
+        if (accDef->use_empty())
+          accDef->erase();
+      }
     }
   }
 
@@ -386,8 +465,11 @@ struct ConvertLinalgToTensorCoresPass
                                           elems);
   }
 
+  /// With `out`, the accumulators start at zero and the kernel stores them
+  /// rounded to `out`'s element type into `out` (C is not read or written).
   void buildMmaSyncKernel(OpBuilder &outer, Location loc,
-                          const MatmulInfo &info, const Tiles &t) {
+                          const MatmulInfo &info, const Tiles &t,
+                          Value out = Value()) {
     MLIRContext *ctx = outer.getContext();
     Attribute shared =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -431,9 +513,10 @@ struct ConvertLinalgToTensorCoresPass
     for (int64_t i = 0; i < fm; ++i)
       for (int64_t j = 0; j < fn; ++j) {
         Value acc = zero;
-        for (int64_t half = 0; half < 2; ++half) {
-          Value v = vector::LoadOp::create(b, loc, pairType, info.c,
-                                           accIndex(im, i, j, half));
+        for (int64_t half = 0; half < 2 && !out; ++half) {
+          Value v = vector::LoadOp::create(
+              b, loc, pairType, info.c, accIndex(im, i, j, half),
+              /*nontemporal=*/false, llvm::Align(8));
           acc = vector::InsertOp::create(b, loc, v, acc, half);
         }
         accs.push_back(acc);
@@ -535,7 +618,18 @@ struct ConvertLinalgToTensorCoresPass
         for (int64_t half = 0; half < 2; ++half) {
           Value v = vector::ExtractOp::create(b, loc,
                                               loop.getResult(i * fn + j), half);
-          vector::StoreOp::create(b, loc, v, info.c, accIndex(im, i, j, half));
+          if (!out) {
+            vector::StoreOp::create(b, loc, v, info.c, accIndex(im, i, j, half),
+                                    /*nontemporal=*/false, llvm::Align(8));
+            continue;
+          }
+          Type element = cast<MemRefType>(out.getType()).getElementType();
+          Value rounded =
+              arith::TruncFOp::create(b, loc, VectorType::get({2}, element), v);
+          // Two 16-bit values at an even column: one aligned 32-bit store.
+          vector::StoreOp::create(b, loc, rounded, out,
+                                  accIndex(im, i, j, half),
+                                  /*nontemporal=*/false, llvm::Align(4));
         }
     gpu::TerminatorOp::create(b, loc);
   }
