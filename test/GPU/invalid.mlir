@@ -4,6 +4,7 @@
 // RUN: mpt-opt %t/block-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{block-tile=64x64}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/warp-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{warp-tile=32x0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/threads.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{threads=2048}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/parts.mlir --pass-pipeline="builtin.module(func.func(mpt-split-reductions{parts=1}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/dynamic.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
 
 //--- chip.mlir
@@ -26,6 +27,12 @@ func.func @f() {
 
 //--- threads.mlir
 // expected-error @+1 {{mpt-parallel-loops-to-gpu: threads must be in [1, 1024], got 2048}}
+func.func @f() {
+  return
+}
+
+//--- parts.mlir
+// expected-error @+1 {{mpt-split-reductions: expects parts >= 2 and min-size >= 1, got 1 and 4096}}
 func.func @f() {
   return
 }

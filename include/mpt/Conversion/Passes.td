@@ -110,6 +110,29 @@ def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SplitReductions
+    : Pass<"mpt-split-reductions", "::mlir::func::FuncOp"> {
+  let summary = "Full reductions in two stages, the first one parallel";
+  let description = [{
+    A `linalg.generic` that reduces a whole tensor to a scalar (every loop a
+    reduction, one input read in order, at least `min-size` elements) is
+    rewritten as a reduction over a 1-D view of its input, split
+    (`linalg::splitReduction`) into `parts` partial results computed in
+    parallel and a final reduction of those. On the GPU the partial results
+    are one thread each, instead of one thread for the whole tensor (the
+    loss, gradient norms, the inf/NaN check of loss scaling). Sums are taken
+    in another order.
+  }];
+  let options = [
+    Option<"parts", "parts", "int64_t", /*default=*/"1024",
+           "Most partial results (the largest divisor of the size up to this)">,
+    Option<"minSize", "min-size", "int64_t", /*default=*/"4096",
+           "Do not split smaller reductions">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def GPUHostMemory : Pass<"mpt-gpu-host-memory", "::mlir::func::FuncOp"> {
   let summary = "Device memory for the buffers of a host function";
   let description = [{

@@ -76,6 +76,9 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Low-precision convolutions become im2col and a matmul (Tensor Cores),
   // after elementwise fusion, which would fuse the im2col back.
   pm.addNestedPass<func::FuncOp>(createConvToGemm());
+  // Whole-tensor reductions (loss, norms, the inf/NaN check) as parallel
+  // partial results, rather than one thread for the whole tensor.
+  pm.addNestedPass<func::FuncOp>(createSplitReductions());
   parseInto(pm, kBufferize);
   ConvertLinalgToTensorCoresOptions tc;
   tc.chip = options.chip;
