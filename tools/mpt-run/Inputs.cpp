@@ -15,17 +15,21 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Checks the dtype of `array` against `spec`.
-static llvm::Error checkDescr(const TensorSpec &spec, const NpyArray &array,
-                              llvm::StringRef path) {
+/// Reads the .npy file of argument `spec` and checks its dtype.
+static llvm::Expected<NpyArray> readArgumentFile(const TensorSpec &spec,
+                                                 llvm::StringRef path) {
+  llvm::Expected<NpyArray> array = readNpy(path);
+  if (!array)
+    return makeError(spec.describe() + ": " +
+                     llvm::toString(array.takeError()));
   llvm::StringRef expected = getNpyDescr(spec.kind);
-  if (array.descr == expected)
-    return llvm::Error::success();
+  if (array->descr == expected)
+    return array;
   std::string what = getElementName(spec.kind).str();
   if (spec.kind == ElementKind::bf16)
     what = "float32, rounded to bf16";
   return makeError(spec.describe() + ": " + path + " has dtype '" +
-                   array.descr + "', expected '" + expected + "' (" + what +
+                   array->descr + "', expected '" + expected + "' (" + what +
                    ")");
 }
 
@@ -48,12 +52,9 @@ static HostTensor tensorFromNpyData(const TensorSpec &spec, const char *data) {
 
 llvm::Expected<HostTensor> mpt::run::loadArgument(const TensorSpec &spec,
                                                   llvm::StringRef path) {
-  llvm::Expected<NpyArray> array = readNpy(path);
+  llvm::Expected<NpyArray> array = readArgumentFile(spec, path);
   if (!array)
-    return makeError(spec.describe() + ": " +
-                     llvm::toString(array.takeError()));
-  if (llvm::Error error = checkDescr(spec, *array, path))
-    return std::move(error);
+    return array.takeError();
   if (llvm::ArrayRef<int64_t>(array->shape) !=
       llvm::ArrayRef<int64_t>(spec.shape))
     return makeError(spec.describe() + ": " + path + " has shape " +
@@ -65,12 +66,9 @@ llvm::Expected<HostTensor> mpt::run::loadArgument(const TensorSpec &spec,
 
 llvm::Expected<llvm::SmallVector<HostTensor>>
 mpt::run::loadStepArgument(const TensorSpec &spec, llvm::StringRef path) {
-  llvm::Expected<NpyArray> array = readNpy(path);
+  llvm::Expected<NpyArray> array = readArgumentFile(spec, path);
   if (!array)
-    return makeError(spec.describe() + ": " +
-                     llvm::toString(array.takeError()));
-  if (llvm::Error error = checkDescr(spec, *array, path))
-    return std::move(error);
+    return array.takeError();
   llvm::ArrayRef<int64_t> shape(array->shape);
   if (shape.empty() || shape.front() < 1 ||
       shape.drop_front() != llvm::ArrayRef<int64_t>(spec.shape))

@@ -377,7 +377,6 @@ struct ConvertLinalgToTensorCoresPass
     Value colBase =
         im.add(im.mul(launch.getBlockIds().x, t.bn), im.mul(wn, t.wn));
     int64_t fm = t.wm / 16, fn = t.wn / 16;
-    MLIRContext *ctx = b.getContext();
     auto cFrag = gpu::MMAMatrixType::get({16, 16}, b.getF32Type(), "COp");
     auto aFrag = gpu::MMAMatrixType::get({16, 16}, info.element, "AOp");
     auto bFrag = gpu::MMAMatrixType::get({16, 16}, info.element, "BOp");
@@ -418,7 +417,6 @@ struct ConvertLinalgToTensorCoresPass
             at(batch, im.add(rowBase, i * 16), im.add(colBase, j * 16)), ldN,
             UnitAttr());
     gpu::TerminatorOp::create(b, loc);
-    (void)ctx;
   }
 
   //===--------------------------------------------------------------------===//
@@ -533,7 +531,6 @@ struct ConvertLinalgToTensorCoresPass
         int64_t perRow = cols / chunk, total = rows * perRow;
         for (int64_t first = 0; first < total; first += threads) {
           Value c = cm.add(tx, first);
-          OpBuilder *ib = &cb;
           scf::IfOp guard;
           if (first + threads > total) {
             Value inRange = arith::CmpIOp::create(
@@ -551,7 +548,6 @@ struct ConvertLinalgToTensorCoresPass
               gb.getIndexAttr(chunk), Value(), gb.getUnitAttr());
           if (!guard)
             tokens.push_back(token);
-          (void)ib;
         }
       };
       copies(t.bm, t.bk, info.a, as, /*isA=*/true);

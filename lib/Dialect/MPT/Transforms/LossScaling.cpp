@@ -422,10 +422,9 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
     return CastOp::create(b, loc, type, product);
   }
 
-  /// The number of products summed into each result element of a
-  /// contraction whose gradient operand is `gradIndex`, or 0 when `op` is not
-  /// a low-precision contraction of the backward pass.
-  static int64_t contractionFanIn(Operation *op, unsigned gradIndex) {
+  /// The number of products summed into each result element of `op`, or 0
+  /// when `op` is not a low-precision contraction.
+  static int64_t contractionFanIn(Operation *op) {
     auto shape = [&](Value v) {
       return cast<RankedTensorType>(v.getType()).getShape();
     };
@@ -457,7 +456,6 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
           cast<RankedTensorType>(filter.getGrad().getType()).getNumElements() /
               std::max<int64_t>(channels, 1));
     }
-    (void)gradIndex;
     return 0;
   }
 
@@ -500,7 +498,7 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
           Value ratio = DivOp::create(b, loc, scale, scaleOf[g]);
           op->setOperand(i, scaleInF32(b, loc, g, ratio));
         }
-      } else if (int64_t fanIn = contractionFanIn(op, gradOperands.front())) {
+      } else if (int64_t fanIn = contractionFanIn(op)) {
         unsigned gi = gradOperands.front();
         Value g = op->getOperand(gi);
         Value other = op->getOperand(gi == 0 ? 1 : 0);
@@ -522,7 +520,6 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
         scale = scale == seedScale
                     ? alpha
                     : MulOp::create(b, loc, scale, alpha).getResult();
-        ++numLayerScales;
       }
       for (Value r : op->getResults())
         if (isa<FloatType>(elementType(r)))
@@ -537,8 +534,6 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
     }
     return result;
   }
-
-  unsigned numLayerScales = 0;
 };
 
 } // namespace
