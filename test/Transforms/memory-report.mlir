@@ -1,6 +1,7 @@
 // RUN: mpt-opt %mpt_src_root/examples/mlp.mlir --mpt-build-train-step=optimizer=adam -canonicalize --mpt-memory-report=report=%t.fp32.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP32
 // RUN: mpt-opt %mpt_src_root/examples/mlp.mlir --mpt-build-train-step=optimizer=adam -canonicalize --mpt-auto-mixed-precision --mpt-memory-report=report=%t.mixed.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: FileCheck %s --check-prefix=JSON < %t.mixed.json
+// RUN: mpt-opt %mpt_src_root/examples/mlp.mlir --mpt-amp-pipeline="type=f16 optimizer=adam" --mpt-memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCALED
 
 // The MLP has 784*128 + 128 + 128*10 + 10 = 101770 parameters. Adam keeps
 // two fp32 moments (8 bytes per parameter) and a step count (4 bytes).
@@ -19,6 +20,7 @@
 // MIXED: low-precision copies 203520 0
 // MIXED: gradients 203816 407080
 // MIXED: optimizer state 814164 814164
+// MIXED: loss-scale state 0 0
 // MIXED: activations kept for backward 17664 34048
 // MIXED: bytes per parameter (parameters, copies, gradients, state): 16.0 (fp32: 16.0)
 
@@ -26,3 +28,9 @@
 // JSON: "parameters": 101770
 // JSON: "category": "low-precision copies"
 // JSON-NEXT: "fp32_bytes": 0
+
+// With dynamic loss scaling (mpt-amp-pipeline, f16): the scale state is a
+// scale (f32) and two counters (i32), 12 bytes.
+// SCALED-LABEL: mpt-memory-report: @train_step (101770 parameters)
+// SCALED: optimizer state 814164 814164
+// SCALED: loss-scale state 12 12

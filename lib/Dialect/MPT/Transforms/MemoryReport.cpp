@@ -20,10 +20,18 @@ using namespace mpt;
 
 namespace {
 
-enum Category { kParameters, kCopies, kGradients, kState, kActivations };
-constexpr const char *kNames[] = {"parameters", "low-precision copies",
-                                  "gradients", "optimizer state",
-                                  "activations kept for backward"};
+enum Category {
+  kParameters,
+  kCopies,
+  kGradients,
+  kState,
+  kScaleState,
+  kActivations,
+  kNumCategories
+};
+constexpr const char *kNames[] = {
+    "parameters",      "low-precision copies", "gradients",
+    "optimizer state", "loss-scale state",     "activations kept for backward"};
 
 struct Entry {
   Category category;
@@ -83,6 +91,8 @@ SmallVector<Entry> analyze(func::FuncOp func) {
               {kCopies, "cast of " + describe(arg), cast.getType()});
     } else if (role == Role::optimizer_state) {
       entries.push_back({kState, describe(arg), type});
+    } else if (role == Role::loss_scale_state) {
+      entries.push_back({kScaleState, describe(arg), type});
     }
   }
 
@@ -164,7 +174,8 @@ struct MemoryReportPass : public mpt::impl::MemoryReportBase<MemoryReportPass> {
       SmallVector<Entry> entries = analyze(func);
       if (entries.empty())
         continue;
-      int64_t now[5] = {}, fp32[5] = {}, numParams = 0;
+      int64_t now[kNumCategories] = {}, fp32[kNumCategories] = {},
+              numParams = 0;
       llvm::json::Array tensors;
       for (const Entry &e : entries) {
         now[e.category] += bytes(e.type, false);
@@ -187,7 +198,7 @@ struct MemoryReportPass : public mpt::impl::MemoryReportBase<MemoryReportPass> {
       llvm::errs() << llvm::formatv("  {0,-32} {1,14} {2,14}\n", "category",
                                     "bytes", "fp32 bytes");
       llvm::json::Object categories;
-      for (int c = 0; c < 5; ++c) {
+      for (int c = 0; c < kNumCategories; ++c) {
         totalNow += now[c];
         totalFp32 += fp32[c];
         llvm::errs() << llvm::formatv("  {0,-32} {1,14} {2,14}\n", kNames[c],

@@ -230,6 +230,7 @@ def MemoryReport : Pass<"mpt-memory-report", "::mlir::ModuleOp"> {
     - gradients (one per parameter: the value the backward pass produces,
       before any cast to the update's precision);
     - optimizer state (`#mpt.role<optimizer_state>` arguments);
+    - loss-scale state (`#mpt.role<loss_scale_state>` arguments);
     - activations kept for the backward pass (results of ops the loss
       depends on that ops of the backward pass read).
 
