@@ -34,3 +34,11 @@ echo "-- f16 (sm_70), dynamic loss scaling (scale after each step)"
 echo "-- bf16 (sm_80), fp32, last step"
 "$run" "$work/step_sm_80.mlir" --entry=train_step --seed=1 --steps=10 2>/dev/null | grep '^step' | tail -1 | sed 's/^/bf16 /'
 "$run" "$work/step_fp32.mlir" --entry=train_step --seed=1 --steps=10 2>/dev/null | grep '^step' | tail -1 | sed 's/^/fp32 /'
+
+echo "== the f16 step lowered for an H100/H200 (mpt-lower-to-nvvm{chip=sm_90a}, PTX)"
+"$opt" "$work/step_sm_70.mlir" --mpt-lower-to-nvvm=chip=sm_90a -o "$work/step.nvvm.mlir" \
+  2> "$work/nvvm.log"
+kernels=$(grep -c 'gpu.binary @' "$work/step.nvvm.mlir" || true)
+tensor_cores=$(grep -c 'on Tensor Cores: mma.sync' "$work/nvvm.log" || true)
+simt=$(grep -c 'not on Tensor Cores' "$work/nvvm.log" || true)
+echo "   forward function and training step: $kernels kernels; $tensor_cores matmuls on Tensor Cores (mma.sync m16n8k16), $simt as SIMT kernels"
