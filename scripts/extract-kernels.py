@@ -10,8 +10,10 @@ import os
 import re
 import sys
 
-BINARY = re.compile(r'gpu\.binary @([A-Za-z0-9_$.]+)\s*\[#gpu\.object<.*?'
-                    r'(assembly|bin|fatbin) = "((?:[^"\\]|\\.)*)"', re.S)
+# The object's format keyword is omitted for fatbin, the default.
+BINARY = re.compile(r'gpu\.binary @([A-Za-z0-9_$.]+)\s*\[#gpu\.object<'
+                    r'#nvvm\.target<[^>]*>,(?: properties = \{[^}]*\},)?'
+                    r' (?:(assembly|bin|fatbin) = )?"((?:[^"\\]|\\.)*)"', re.S)
 SUFFIX = {"assembly": ".ptx", "bin": ".cubin", "fatbin": ".fatbin"}
 
 
@@ -51,6 +53,7 @@ def main():
     found = 0
     for match in BINARY.finditer(text):
         name, kind, payload = match.groups()
+        kind = kind or "fatbin"
         path = os.path.join(outdir, name + SUFFIX[kind])
         with open(path, "wb") as f:
             f.write(decode(payload))
