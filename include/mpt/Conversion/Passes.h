@@ -21,6 +21,11 @@ namespace mpt {
 /// Adds the patterns that rewrite mpt ops into linalg/tensor/arith/math.
 void populateMPTToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
+/// The attribute with which convert-mpt-to-linalg marks the linalg.generic of
+/// an ungrouped mpt.conv2d_backward_filter (strides, dilation, layout), for
+/// mpt-conv-to-gemm.
+constexpr const char kFilterGradientAttrName[] = "mpt_filter_gradient";
+
 } // namespace mpt
 
 #endif // MPT_CONVERSION_PASSES_H

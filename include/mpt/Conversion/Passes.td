@@ -104,7 +104,10 @@ def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
     and the output are reshaped in place); NCHW/FCHW transposes the filter
     and adds the product back in NCHW order. When KH·KW·C is not a multiple
     of 16, the patch matrix and the filter are padded with zeros to the next
-    one. The sums are the convolution's, in another order.
+    one. The filter gradients that convert-mpt-to-linalg marks (ungrouped
+    `mpt.conv2d_backward_filter`) become the same kind of matmul: an im2col
+    of the input times the output gradient. The sums are the convolution's,
+    in another order.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -42,6 +42,111 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     });
     for (linalg::LinalgOp op : convs)
       rewrite(op);
+    SmallVector<linalg::GenericOp> filterGradients;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(mpt::kFilterGradientAttrName))
+        filterGradients.push_back(op);
+    });
+    for (linalg::GenericOp op : filterGradients)
+      rewriteFilterGradient(op);
+  }
+
+  /// The filter gradient marked by convert-mpt-to-linalg (inputs: the padded
+  /// input and the output gradient; init: the zero-filled accumulator) as
+  /// one matmul of an im2col of the input with the output gradient:
+  /// NCHW: dW (F x C·KH·KW) = dy (F x N·OH·OW) · col (N·OH·OW x C·KH·KW);
+  /// NHWC: dW (KH·KW·C x F) = colT (KH·KW·C x N·OH·OW) · dy (N·OH·OW x F).
+  void rewriteFilterGradient(linalg::GenericOp op) {
+    auto info = op->getAttrOfType<DictionaryAttr>(mpt::kFilterGradientAttrName);
+    auto stridesAttr = info.getAs<DenseI64ArrayAttr>("strides");
+    auto dilationAttr = info.getAs<DenseI64ArrayAttr>("dilation");
+    auto nchwAttr = info.getAs<BoolAttr>("nchw");
+    Value x = op.getInputs()[0], dy = op.getInputs()[1];
+    Value init = op.getOutputs()[0];
+    auto xType = dyn_cast<RankedTensorType>(x.getType());
+    auto dyType = dyn_cast<RankedTensorType>(dy.getType());
+    auto type = dyn_cast<RankedTensorType>(init.getType());
+    if (!stridesAttr || !dilationAttr || !nchwAttr || !xType || !dyType ||
+        !type || !xType.hasStaticShape() || !dyType.hasStaticShape() ||
+        !type.hasStaticShape() || !isNarrowFloat(xType.getElementType()) ||
+        dyType.getElementType() != xType.getElementType())
+      return;
+    bool nchw = nchwAttr.getValue();
+    ArrayRef<int64_t> s = stridesAttr.asArrayRef(),
+                      d = dilationAttr.asArrayRef();
+    ArrayRef<int64_t> f = type.getShape(), g = dyType.getShape();
+    int64_t filters = nchw ? f[0] : f[3], c = nchw ? f[1] : f[2];
+    int64_t kh = nchw ? f[2] : f[0], kw = nchw ? f[3] : f[1];
+    int64_t n = g[0], oh = nchw ? g[2] : g[1], ow = nchw ? g[3] : g[2];
+    int64_t pixels = n * oh * ow, depth = c * kh * kw;
+    Type element = xType.getElementType(), acc = type.getElementType();
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    // Iteration over the patch matrix: (n, oh, ow, c, kh, kw) for NCHW's
+    // col, (kh, kw, c, n, oh, ow) for NHWC's colT.
+    AffineExpr a0, a1, a2, a3, a4, a5;
+    bindDims(ctx, a0, a1, a2, a3, a4, a5);
+    AffineExpr en = nchw ? a0 : a3, eoh = nchw ? a1 : a4, eow = nchw ? a2 : a5;
+    AffineExpr ec = nchw ? a3 : a2, ekh = nchw ? a4 : a0, ekw = nchw ? a5 : a1;
+    AffineExpr ih = eoh * s[0] + ekh * d[0], iw = eow * s[1] + ekw * d[1];
+    AffineMap inMap =
+        AffineMap::get(6, 0,
+                       nchw ? ArrayRef<AffineExpr>{en, ec, ih, iw}
+                            : ArrayRef<AffineExpr>{en, ih, iw, ec},
+                       ctx);
+    SmallVector<int64_t> patchShape =
+        nchw ? SmallVector<int64_t>{n, oh, ow, c, kh, kw}
+             : SmallVector<int64_t>{kh, kw, c, n, oh, ow};
+    Value empty = tensor::EmptyOp::create(b, loc, patchShape, element);
+    SmallVector<utils::IteratorType> par(6, utils::IteratorType::parallel);
+    Value patches = linalg::GenericOp::create(
+                        b, loc, TypeRange{empty.getType()}, ValueRange{x},
+                        ValueRange{empty},
+                        ArrayRef<AffineMap>{
+                            inMap, AffineMap::getMultiDimIdentityMap(6, ctx)},
+                        par,
+                        [](OpBuilder &nb, Location nl, ValueRange args) {
+                          linalg::YieldOp::create(nb, nl, args[0]);
+                        })
+                        .getResult(0);
+    SmallVector<ReassociationIndices> halves = {{0, 1, 2}, {3, 4, 5}};
+    Value lhs, rhs, init2d;
+    if (nchw) {
+      Value transposedInit =
+          tensor::EmptyOp::create(b, loc, {g[1], g[0], g[2], g[3]}, element);
+      Value dyT = linalg::TransposeOp::create(b, loc, dy, transposedInit,
+                                              ArrayRef<int64_t>{1, 0, 2, 3})
+                      .getResult()[0];
+      lhs = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({filters, pixels}, element), dyT,
+          SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+      rhs = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({pixels, depth}, element), patches,
+          halves);
+      init2d = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({filters, depth}, acc), init,
+          SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+    } else {
+      lhs = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({depth, pixels}, element), patches,
+          halves);
+      rhs = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({pixels, filters}, element), dy,
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+      init2d = tensor::CollapseShapeOp::create(
+          b, loc, RankedTensorType::get({depth, filters}, acc), init,
+          SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    }
+    Value product = linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs},
+                                             ValueRange{init2d})
+                        .getResult(0);
+    Value dw = tensor::ExpandShapeOp::create(
+        b, loc, type, product,
+        nchw ? SmallVector<ReassociationIndices>{{0}, {1, 2, 3}}
+             : SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+    op->getResult(0).replaceAllUsesWith(dw);
+    op->erase();
   }
 
   void rewrite(linalg::LinalgOp op) {

@@ -110,8 +110,7 @@ std::optional<Epilogue> findEpilogue(linalg::LinalgOp matmul, Value acc) {
   }
   // No op between the fill and the matmul, nor between the matmul and the
   // rounding, may touch the temporary (only these ops use it).
-  if (!e.fill || !e.round ||
-      !e.out.getDefiningOp() && !isa<BlockArgument>(e.out))
+  if (!e.fill || !e.round)
     return std::nullopt;
   if (Operation *def = e.out.getDefiningOp();
       def && !def->isBeforeInBlock(matmul))

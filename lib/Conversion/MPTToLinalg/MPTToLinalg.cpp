@@ -1316,20 +1316,25 @@ struct ConvBackwardFilterPattern : public MPTPattern<Conv2DBackwardFilterOp> {
                               floatConst(b, loc, acc, 0.0));
     auto par = utils::IteratorType::parallel,
          red = utils::IteratorType::reduction;
-    Value dw =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{init.getType()}, ValueRange{x, op.getGrad()},
-            ValueRange{init}, maps,
-            ArrayRef<utils::IteratorType>{par, par, par, par, red, red, red},
-            [&](OpBuilder &nb, Location nl, ValueRange a) {
-              Value p = arith::MulFOp::create(nb, nl,
-                                              convertScalar(nb, nl, a[0], acc),
-                                              convertScalar(nb, nl, a[1], acc));
-              linalg::YieldOp::create(
-                  nb, nl, arith::AddFOp::create(nb, nl, a[2], p).getResult());
-            })
-            .getResult(0);
-    return roundTo(b, loc, dw, element);
+    auto generic = linalg::GenericOp::create(
+        b, loc, TypeRange{init.getType()}, ValueRange{x, op.getGrad()},
+        ValueRange{init}, maps,
+        ArrayRef<utils::IteratorType>{par, par, par, par, red, red, red},
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value p =
+              arith::MulFOp::create(nb, nl, convertScalar(nb, nl, a[0], acc),
+                                    convertScalar(nb, nl, a[1], acc));
+          linalg::YieldOp::create(
+              nb, nl, arith::AddFOp::create(nb, nl, a[2], p).getResult());
+        });
+    // What mpt-conv-to-gemm needs to rewrite it as im2col and a matmul.
+    if (op.getGroups() == 1)
+      generic->setAttr(
+          kFilterGradientAttrName,
+          b.getDictionaryAttr({b.getNamedAttr("strides", op.getStridesAttr()),
+                               b.getNamedAttr("dilation", op.getDilationAttr()),
+                               b.getNamedAttr("nchw", b.getBoolAttr(nchw))}));
+    return roundTo(b, loc, generic.getResult(0), element);
   }
 };
 
