@@ -75,8 +75,7 @@ MPT_RUNTIME_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
                             CU_JIT_OPTIMIZATION_LEVEL};
   void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
                     reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
-  CUresult result =
-      cuModuleLoadDataEx(&module, data, 3, options, values);
+  CUresult result = cuModuleLoadDataEx(&module, data, 3, options, values);
   report(result, "cuModuleLoadDataEx");
   if (result != CUDA_SUCCESS && log[0])
     std::fprintf(stderr, "mpt cuda runtime: PTX JIT log:\n%s\n", log);
@@ -96,11 +95,12 @@ MPT_RUNTIME_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
 
 /// Launches `function`; grid and block sizes are MLIR `index` values.
 /// Dynamic shared memory above 48 KiB is opted into first.
-MPT_RUNTIME_EXPORT void
-mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
-                 intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                 intptr_t blockZ, int32_t smem, CUstream stream, void **params,
-                 void **extra, size_t /*paramsCount*/) {
+MPT_RUNTIME_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
+                                         intptr_t gridY, intptr_t gridZ,
+                                         intptr_t blockX, intptr_t blockY,
+                                         intptr_t blockZ, int32_t smem,
+                                         CUstream stream, void **params,
+                                         void **extra, size_t /*paramsCount*/) {
   ScopedContext context;
   if (smem > 48 * 1024)
     CHECK(cuFuncSetAttribute(

@@ -33,6 +33,45 @@ SmallVector<int64_t> values(DenseIntElementsAttr attr) {
   return out;
 }
 
+/// The logical dimensions of a convolution's patch matrix.
+enum PatchDim { kN, kOH, kOW, kC, kKH, kKW };
+
+/// The patches of a 2-D convolution's (padded) input, one element per
+/// (n, oh, ow, c, kh, kw): input[n, c, oh·s + kh·d, ow·s + kw·d] (NCHW) or
+/// input[n, oh·s + kh·d, ow·s + kw·d, c] (NHWC). `sizes` holds the size of
+/// each PatchDim; the result's dimensions are those of `order`.
+Value gatherPatches(OpBuilder &b, Location loc, Value input, bool nchw,
+                    ArrayRef<int64_t> strides, ArrayRef<int64_t> dilation,
+                    ArrayRef<int64_t> sizes, ArrayRef<PatchDim> order) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr, 6> dim(6);
+  SmallVector<int64_t> shape;
+  for (auto [i, d] : llvm::enumerate(order)) {
+    dim[d] = getAffineDimExpr(i, ctx);
+    shape.push_back(sizes[d]);
+  }
+  AffineExpr ih = dim[kOH] * strides[0] + dim[kKH] * dilation[0];
+  AffineExpr iw = dim[kOW] * strides[1] + dim[kKW] * dilation[1];
+  AffineMap inMap =
+      AffineMap::get(6, 0,
+                     nchw ? ArrayRef<AffineExpr>{dim[kN], dim[kC], ih, iw}
+                          : ArrayRef<AffineExpr>{dim[kN], ih, iw, dim[kC]},
+                     ctx);
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+  Value empty = tensor::EmptyOp::create(b, loc, shape, element);
+  SmallVector<utils::IteratorType> par(6, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{empty.getType()}, ValueRange{input},
+             ValueRange{empty},
+             ArrayRef<AffineMap>{inMap,
+                                 AffineMap::getMultiDimIdentityMap(6, ctx)},
+             par,
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, args[0]);
+             })
+      .getResult(0);
+}
+
 struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> convs;
@@ -80,36 +119,14 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     int64_t n = g[0], oh = nchw ? g[2] : g[1], ow = nchw ? g[3] : g[2];
     int64_t pixels = n * oh * ow, depth = c * kh * kw;
     Type element = xType.getElementType(), acc = type.getElementType();
-    MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
     OpBuilder b(op);
-    // Iteration over the patch matrix: (n, oh, ow, c, kh, kw) for NCHW's
-    // col, (kh, kw, c, n, oh, ow) for NHWC's colT.
-    AffineExpr a0, a1, a2, a3, a4, a5;
-    bindDims(ctx, a0, a1, a2, a3, a4, a5);
-    AffineExpr en = nchw ? a0 : a3, eoh = nchw ? a1 : a4, eow = nchw ? a2 : a5;
-    AffineExpr ec = nchw ? a3 : a2, ekh = nchw ? a4 : a0, ekw = nchw ? a5 : a1;
-    AffineExpr ih = eoh * s[0] + ekh * d[0], iw = eow * s[1] + ekw * d[1];
-    AffineMap inMap =
-        AffineMap::get(6, 0,
-                       nchw ? ArrayRef<AffineExpr>{en, ec, ih, iw}
-                            : ArrayRef<AffineExpr>{en, ih, iw, ec},
-                       ctx);
-    SmallVector<int64_t> patchShape =
-        nchw ? SmallVector<int64_t>{n, oh, ow, c, kh, kw}
-             : SmallVector<int64_t>{kh, kw, c, n, oh, ow};
-    Value empty = tensor::EmptyOp::create(b, loc, patchShape, element);
-    SmallVector<utils::IteratorType> par(6, utils::IteratorType::parallel);
-    Value patches = linalg::GenericOp::create(
-                        b, loc, TypeRange{empty.getType()}, ValueRange{x},
-                        ValueRange{empty},
-                        ArrayRef<AffineMap>{
-                            inMap, AffineMap::getMultiDimIdentityMap(6, ctx)},
-                        par,
-                        [](OpBuilder &nb, Location nl, ValueRange args) {
-                          linalg::YieldOp::create(nb, nl, args[0]);
-                        })
-                        .getResult(0);
+    // The patch matrix: col (n, oh, ow, c, kh, kw) for NCHW, colT
+    // (kh, kw, c, n, oh, ow) for NHWC.
+    Value patches =
+        gatherPatches(b, loc, x, nchw, s, d, {n, oh, ow, c, kh, kw},
+                      nchw ? ArrayRef<PatchDim>{kN, kOH, kOW, kC, kKH, kKW}
+                           : ArrayRef<PatchDim>{kKH, kKW, kC, kN, kOH, kOW});
     SmallVector<ReassociationIndices> halves = {{0, 1, 2}, {3, 4, 5}};
     Value lhs, rhs, init2d;
     if (nchw) {
@@ -180,34 +197,12 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     Location loc = op.getLoc();
     OpBuilder b(op);
 
-    // im2col: col[n, oh, ow, (kh, kw, c) or (c, kh, kw)].
-    AffineExpr dn, doh, dow, da, db, dc;
-    bindDims(ctx, dn, doh, dow, da, db, dc);
-    // Iteration (n, oh, ow, x, y, z): (kh, kw, c) for NHWC, (c, kh, kw) for
-    // NCHW, the patch order that matches the filter's memory order.
-    AffineExpr eKh = nhwc ? da : db, eKw = nhwc ? db : dc, eC = nhwc ? dc : da;
-    AffineExpr ih = doh * strides[0] + eKh * dilations[0];
-    AffineExpr iw = dow * strides[1] + eKw * dilations[1];
-    AffineMap inMap =
-        AffineMap::get(6, 0,
-                       nhwc ? ArrayRef<AffineExpr>{dn, ih, iw, eC}
-                            : ArrayRef<AffineExpr>{dn, eC, ih, iw},
-                       ctx);
-    SmallVector<int64_t> colShape =
-        nhwc ? SmallVector<int64_t>{n, oh, ow, kh, kw, c}
-             : SmallVector<int64_t>{n, oh, ow, c, kh, kw};
-    Value colInit = tensor::EmptyOp::create(b, loc, colShape, element);
-    SmallVector<utils::IteratorType> par(6, utils::IteratorType::parallel);
-    Value col = linalg::GenericOp::create(
-                    b, loc, TypeRange{colInit.getType()}, ValueRange{input},
-                    ValueRange{colInit},
-                    ArrayRef<AffineMap>{
-                        inMap, AffineMap::getMultiDimIdentityMap(6, ctx)},
-                    par,
-                    [](OpBuilder &nb, Location nl, ValueRange args) {
-                      linalg::YieldOp::create(nb, nl, args[0]);
-                    })
-                    .getResult(0);
+    // im2col: col[n, oh, ow, (kh, kw, c) or (c, kh, kw)], the patch order
+    // that matches the filter's memory order.
+    Value col = gatherPatches(
+        b, loc, input, !nhwc, strides, dilations, {n, oh, ow, c, kh, kw},
+        nhwc ? ArrayRef<PatchDim>{kN, kOH, kOW, kKH, kKW, kC}
+             : ArrayRef<PatchDim>{kN, kOH, kOW, kC, kKH, kKW});
     int64_t rows = n * oh * ow, depth = c * kh * kw;
     auto colType = RankedTensorType::get({rows, depth}, element);
     Value col2d = tensor::CollapseShapeOp::create(

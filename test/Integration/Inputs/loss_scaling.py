@@ -221,21 +221,37 @@ class StepTrace:
 # ---------------------------------------------------------------------------
 
 
-def overflow(tools, results):
+def run_dynamic(tools, name, options, steps, seed=0, inject=None):
+    """Builds the f16 Adam step of ls-model.mlir with dynamic loss scaling
+    and `options`, trains it `steps` steps on random batches (with the
+    injections of model_batches) and returns the StepTrace."""
     model = os.path.join(tools.inputs, "ls-model.mlir")
-    step = tools.build(model, "overflow", pipeline=(
-        "type=f16 optimizer=adam lr=0.01 loss-scaling=dynamic "
-        "growth-interval=1000"))
-    summary = probe(tools, step)
+    step = tools.build(model, name, pipeline=(
+        "type=f16 optimizer=adam lr=0.01 loss-scaling=dynamic " + options))
+    batches = None
+    if inject is not None:
+        batches = model_batches(probe(tools, step), steps,
+                                np.random.default_rng(seed), inject)
+    summary, out = tools.train(step, name, steps, step_inputs=batches)
+    return StepTrace(summary, out, steps)
+
+
+def replay(reference, found):
+    """The reference's state after each step of the found-inf sequence."""
+    states = []
+    for f in found:
+        reference.update(f)
+        states.append(reference.state())
+    return states
+
+
+def overflow(tools, results):
     steps = 8
     # Step 3: an inf in the input; step 5: a NaN; step 7: inputs 3e3 times
     # larger, finite in f16 (|x| < 2e4) but whose scaled gradients overflow.
     inject = {3: "inf", 5: "nan", 7: 3.0e3}
-    rng = np.random.default_rng(7)
-    summary, out = tools.train(step, "overflow", steps,
-                               step_inputs=model_batches(summary, steps, rng,
-                                                         inject))
-    trace = StepTrace(summary, out, steps)
+    trace = run_dynamic(tools, "overflow", "growth-interval=1000", steps,
+                        seed=7, inject=inject)
     found = trace.found_inf()
     for s in range(2, steps + 1):
         prev_scale = trace.states[s - 2][0]
@@ -260,18 +276,12 @@ def overflow(tools, results):
 
 
 def growth(tools, results):
-    model = os.path.join(tools.inputs, "ls-model.mlir")
-    step = tools.build(model, "growth", pipeline=(
-        "type=f16 optimizer=adam lr=0.01 loss-scaling=dynamic "
-        "growth-interval=3 max-scale=262144"))
     steps = 11
-    summary, out = tools.train(step, "growth", steps)
-    trace = StepTrace(summary, out, steps)
-    ref = GradScalerReference(65536.0, growth_interval=3, max_scale=262144.0)
-    expected = []
-    for _ in range(steps):
-        ref.update(False)
-        expected.append(ref.state())
+    trace = run_dynamic(tools, "growth", "growth-interval=3 max-scale=262144",
+                        steps)
+    expected = replay(GradScalerReference(65536.0, growth_interval=3,
+                                          max_scale=262144.0),
+                      [False] * steps)
     scales = [s[0] for s in trace.states]
     ok = trace.states == expected and not any(trace.found_inf())
     results.check(ok, "growth: scale after each step "
@@ -280,25 +290,14 @@ def growth(tools, results):
 
 
 def hysteresis(tools, results):
-    model = os.path.join(tools.inputs, "ls-model.mlir")
-    step = tools.build(model, "hysteresis", pipeline=(
-        "type=f16 optimizer=adam lr=0.01 loss-scaling=dynamic "
-        "growth-interval=4 hysteresis=3"))
-    summary = probe(tools, step)
     steps = 14
     inject = {2: "inf", 3: "inf", 4: "inf", 5: "inf", 11: "inf", 12: "inf",
               13: "inf"}
-    rng = np.random.default_rng(11)
-    summary, out = tools.train(step, "hysteresis", steps,
-                               step_inputs=model_batches(summary, steps, rng,
-                                                         inject))
-    trace = StepTrace(summary, out, steps)
+    trace = run_dynamic(tools, "hysteresis", "growth-interval=4 hysteresis=3",
+                        steps, seed=11, inject=inject)
     found = trace.found_inf()
-    ref = GradScalerReference(65536.0, growth_interval=4, hysteresis=3)
-    expected = []
-    for f in found:
-        ref.update(f)
-        expected.append(ref.state())
+    expected = replay(GradScalerReference(65536.0, growth_interval=4,
+                                          hysteresis=3), found)
     skipped = all(trace.unchanged[s - 1] for s in inject)
     ok = (trace.states == expected and skipped and
           [s for s in range(1, steps + 1) if found[s - 1]] == sorted(inject))
@@ -311,29 +310,21 @@ def hysteresis(tools, results):
 def gradscaler(tools, results):
     """Random injected overflows, and a first scale (2^24) too large for the
     model's gradients in f16: the first steps overflow on their own."""
-    model = os.path.join(tools.inputs, "ls-model.mlir")
     for hyst in (1, 2):
-        step = tools.build(model, f"gradscaler_{hyst}", pipeline=(
-            "type=f16 optimizer=adam lr=0.01 loss-scaling=dynamic "
-            f"init-scale=16777216 growth-interval=3 hysteresis={hyst} "
-            "min-scale=1 max-scale=3.0e38"))
-        summary = probe(tools, step)
         steps = 40
         rng = np.random.default_rng(2024 + hyst)
         inject = {int(s): "inf" for s in rng.choice(
             np.arange(10, steps + 1), size=8, replace=False)}
-        summary, out = tools.train(step, f"gradscaler_{hyst}", steps,
-                                   step_inputs=model_batches(
-                                       summary, steps, rng, inject))
-        trace = StepTrace(summary, out, steps)
+        trace = run_dynamic(
+            tools, f"gradscaler_{hyst}",
+            f"init-scale=16777216 growth-interval=3 hysteresis={hyst} "
+            "min-scale=1 max-scale=3.0e38", steps, seed=3000 + hyst,
+            inject=inject)
         found = trace.found_inf()
-        ref = GradScalerReference(16777216.0, growth_interval=3,
-                                  hysteresis=hyst)
-        mismatch = None
-        for s, f in enumerate(found, 1):
-            ref.update(f)
-            if trace.states[s - 1] != ref.state() and mismatch is None:
-                mismatch = (s, trace.states[s - 1], ref.state())
+        expected = replay(GradScalerReference(16777216.0, growth_interval=3,
+                                              hysteresis=hyst), found)
+        mismatch = next(((s, got, want) for s, (got, want) in enumerate(
+            zip(trace.states, expected), 1) if got != want), None)
         injected_found = all(found[s - 1] for s in inject)
         natural = [s for s in range(1, steps + 1)
                    if found[s - 1] and s not in inject]
