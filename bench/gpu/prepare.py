@@ -31,10 +31,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 
-# (M, N, K): large Tensor Core shapes, a non-square one, and shapes that are
-# not multiples of 16 (SIMT fallback, checked for correctness).
+# (M, N, K): large Tensor Core shapes, non-square ones, a multiple of 16 that
+# is not one of 64 (mma.sync on sm_90a too), and shapes that are not
+# multiples of 16 (SIMT fallback, checked for correctness).
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (1024, 4096, 4096),
-          (4096, 4096, 1024), (1000, 1000, 1000), (4104, 4104, 4104)]
+          (4096, 4096, 1024), (2064, 2064, 2064), (1000, 1000, 1000),
+          (4104, 4104, 4104)]
 TYPES = ["f16", "bf16"]
 SMALL_SHAPES = [(128, 256, 64), (100, 100, 100)]
 
@@ -164,7 +166,7 @@ def compile_step(args, model, variant, workdir, objdir):
     return step_declarations(name, sig)
 
 
-def compile_module(args, text, name, workdir, objdir):
+def compile_module(args, text, name, workdir, objdir, chip=None):
     src = os.path.join(workdir, name + ".mlir")
     low = os.path.join(workdir, name + ".nvvm.mlir")
     ll = os.path.join(workdir, name + ".ll")
@@ -175,7 +177,8 @@ def compile_module(args, text, name, workdir, objdir):
     env["PATH"] = "/usr/local/cuda/bin:" + env.get("PATH", "")
     proc = subprocess.run(
         [os.path.join(args.build, "bin", "mpt-opt"), src,
-         f"--mpt-lower-to-nvvm=chip={args.chip} format=bin", "-o", low],
+         f"--mpt-lower-to-nvvm=chip={chip or args.chip} format=bin", "-o",
+         low],
         capture_output=True, text=True, env=env)
     if proc.returncode:
         sys.exit(f"{name}: mpt-opt failed:\n{proc.stderr}")
@@ -203,12 +206,16 @@ def main():
     os.makedirs(objdir, exist_ok=True)
     os.makedirs(workdir, exist_ok=True)
     lines = []
+    variants = [("kernel", kernel_module, args.chip),
+                ("op", op_module, args.chip)]
+    if args.chip == "sm_90a":
+        variants.insert(1, ("mma", kernel_module, "sm_90"))
     for t in TYPES:
         for m, n, k in (SMALL_SHAPES if args.small else SHAPES):
-            for variant, make in (("kernel", kernel_module), ("op", op_module)):
+            for variant, make, chip in variants:
                 name = f"gemm_{variant}_{t}_{m}x{n}x{k}"
                 remarks = compile_module(args, make(name, t, m, n, k), name,
-                                         workdir, objdir)
+                                         workdir, objdir, chip)
                 lines.append(f"  X({name}, {t.upper()}, {m}, {n}, {k}, "
                              f"{variant.upper()})")
                 print(f"{name}: {'; '.join(remarks)}")

@@ -15,6 +15,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
 
 #define MPT_RUNTIME_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -191,4 +195,118 @@ MPT_RUNTIME_EXPORT void mgpuMemHostRegister(void *ptr, uint64_t sizeBytes) {
 MPT_RUNTIME_EXPORT void mgpuMemHostUnregister(void *ptr) {
   ScopedContext context;
   CHECK(cuMemHostUnregister(ptr));
+}
+
+//===----------------------------------------------------------------------===//
+// TMA tensor maps (sm_90)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A ranked memref descriptor as the LLVM lowering lays it out.
+template <int Rank>
+struct MemRefDescriptor {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t sizes[Rank];
+  int64_t strides[Rank];
+};
+
+/// Bytes per element of each CUtensorMapDataType, in enum order.
+constexpr int kElementBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+
+/// Everything a tensor map is made from: the same key gives the same map.
+using TensorMapKey =
+    std::tuple<char *, int64_t, std::vector<uint64_t>, std::vector<uint64_t>,
+               std::vector<uint32_t>, int64_t, int64_t, int64_t, int64_t>;
+
+template <int Rank>
+void readShape(void *descriptor, int elementBytes, char **address,
+               uint64_t *dims, uint64_t *strides) {
+  auto *d = static_cast<MemRefDescriptor<Rank> *>(descriptor);
+  *address = d->aligned + d->offset * elementBytes;
+  // Tensor maps list dimensions innermost first; strides (in bytes) of all
+  // but the innermost.
+  for (int i = 0; i < Rank; ++i)
+    dims[i] = static_cast<uint64_t>(d->sizes[Rank - 1 - i]);
+  for (int i = 0; i + 1 < Rank; ++i)
+    strides[i] = static_cast<uint64_t>(d->strides[Rank - 2 - i] * elementBytes);
+}
+
+} // namespace
+
+/// The device copy of a tiled TMA tensor map of a memref (`descriptor` is a
+/// pointer to its ranked descriptor) with box `boxDims` (outermost first), as
+/// `nvgpu.tma.create.descriptor` lowers to. Maps are cached: a kernel called
+/// again on the same buffer reuses its map instead of encoding and copying
+/// it (synchronously) before every launch. Null on failure.
+MPT_RUNTIME_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t rank, void *descriptor, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, int64_t *boxDims) {
+  if (rank < 1 || rank > 5 || dataType < 0 ||
+      dataType >= static_cast<int64_t>(sizeof(kElementBytes) / sizeof(int))) {
+    std::fprintf(stderr,
+                 "mpt cuda runtime: tensor map of rank %lld, data type %lld: "
+                 "expected rank 1 to 5 and a CUtensorMapDataType\n",
+                 static_cast<long long>(rank),
+                 static_cast<long long>(dataType));
+    return nullptr;
+  }
+  int elementBytes = kElementBytes[dataType];
+  char *address = nullptr;
+  uint64_t dims[5] = {1, 1, 1, 1, 1}, strides[5] = {0, 0, 0, 0, 0};
+  switch (rank) {
+  case 1:
+    readShape<1>(descriptor, elementBytes, &address, dims, strides);
+    break;
+  case 2:
+    readShape<2>(descriptor, elementBytes, &address, dims, strides);
+    break;
+  case 3:
+    readShape<3>(descriptor, elementBytes, &address, dims, strides);
+    break;
+  case 4:
+    readShape<4>(descriptor, elementBytes, &address, dims, strides);
+    break;
+  default:
+    readShape<5>(descriptor, elementBytes, &address, dims, strides);
+    break;
+  }
+  uint32_t box[5] = {1, 1, 1, 1, 1}, elementStrides[5] = {1, 1, 1, 1, 1};
+  for (int64_t i = 0; i < rank; ++i)
+    box[i] = static_cast<uint32_t>(boxDims[rank - 1 - i]);
+
+  TensorMapKey key{address,
+                   rank,
+                   std::vector<uint64_t>(dims, dims + rank),
+                   std::vector<uint64_t>(strides, strides + rank),
+                   std::vector<uint32_t>(box, box + rank),
+                   dataType,
+                   swizzle,
+                   l2Promotion,
+                   oobFill * 16 + interleave};
+  static std::mutex mutex;
+  static std::map<TensorMapKey, CUdeviceptr> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = cache.find(key); it != cache.end())
+    return reinterpret_cast<void *>(it->second);
+
+  ScopedContext context;
+  CUtensorMap map;
+  CUresult result = cuTensorMapEncodeTiled(
+      &map, static_cast<CUtensorMapDataType>(dataType),
+      static_cast<cuuint32_t>(rank), address, dims, strides, box,
+      elementStrides, static_cast<CUtensorMapInterleave>(interleave),
+      static_cast<CUtensorMapSwizzle>(swizzle),
+      static_cast<CUtensorMapL2promotion>(l2Promotion),
+      static_cast<CUtensorMapFloatOOBfill>(oobFill));
+  report(result, "cuTensorMapEncodeTiled");
+  if (result != CUDA_SUCCESS)
+    return nullptr;
+  CUdeviceptr device = 0;
+  CHECK(cuMemAlloc(&device, sizeof(CUtensorMap)));
+  CHECK(cuMemcpyHtoD(device, &map, sizeof(CUtensorMap)));
+  cache.emplace(std::move(key), device);
+  return reinterpret_cast<void *>(device);
 }

@@ -2,6 +2,8 @@
 // that says why; so do every other op (one thread per iteration).
 // RUN: mpt-opt %s --mpt-lower-to-nvvm=chip=sm_80 2>&1 | FileCheck %s
 // RUN: mpt-opt %s --mpt-lower-to-nvvm=chip=sm_70 2>&1 | FileCheck %s --check-prefix=WMMA
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=256x256x64 stages=4" 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x128x32" 2>&1 | FileCheck %s --check-prefix=TILE90
 
 // CHECK: remark: matmul not on Tensor Cores (SIMT kernel): M x N x K = 32x10x128 is not a multiple of 16x8x16 (mpt-pad-for-tensor-cores pads it)
 func.func @unpadded(%a: tensor<32x128xf16>, %b: tensor<128x10xf16>) -> tensor<32x10xf16> {
@@ -27,6 +29,16 @@ func.func @wmma_only(%a: tensor<32x32xf16>, %b: tensor<32x24xf16>, %d: tensor<32
   %x = mpt.matmul %a, %d acc(f32) : (tensor<32x32xf16>, tensor<32x32xf16>) -> tensor<32x32xf16>
   %c = mpt.matmul %x, %b acc(f32) : (tensor<32x32xf16>, tensor<32x24xf16>) -> tensor<32x24xf16>
   return %c : tensor<32x24xf16>
+}
+
+// Shared memory is the limit: neither the wgmma kernel nor the mma.sync one
+// fits four stages of 256 x 256 tiles.
+// SMEM: remark: matmul not on Tensor Cores (SIMT kernel): the tiles with 4 stages need 282624 bytes of shared memory; sm_90a has at most 232448 per block; not wgmma: the tiles 256x256x64 with 4 stages need 267264 bytes of shared memory; at most 232448
+// A block tile that wgmma cannot take (BK = 32) leaves the mma.sync kernel.
+// TILE90: remark: matmul 256x256x256 on Tensor Cores: mma.sync m16n8k16, block 128x128x32, 4 warps of 64x64, 2-stage cp.async pipeline, ldmatrix (not wgmma: block-tile=128x128x32 is not BMxBNx64 with BM and BN multiples of 64 up to 256 (one warpgroup per 64 rows, one wgmma per 16 of K)), fused rounding to f16
+func.func @large(%a: tensor<256x256xf16>, %b: tensor<256x256xf16>) -> tensor<256x256xf16> {
+  %c = mpt.matmul %a, %b acc(f32) : (tensor<256x256xf16>, tensor<256x256xf16>) -> tensor<256x256xf16>
+  return %c : tensor<256x256xf16>
 }
 
 // Every function becomes host code (LLVM) that allocates device memory and

@@ -39,23 +39,36 @@ def ConvertLinalgToTensorCores
       fragments.
     - `sm_80` and later (f16, bf16): `mma.sync` m16n8k16. The block's tiles of
       A and B are copied to shared memory with `cp.async` (16 bytes per copy,
-      bypassing L1) into two buffers, so that the copy of the next K tile
-      overlaps the products of this one; warps load their fragments with
-      `ldmatrix` (B transposed) and accumulate in f32 registers. Rows of the
-      shared tiles are padded by 8 elements against bank conflicts. sm_90a
-      uses the same kernel (warpgroup `wgmma` with TMA is not generated).
-      When the matmul writes a zero-filled f32 temporary that is only
-      rounded to a narrower type afterwards (what `mpt.matmul acc(f32)`
-      lowers to), the kernel starts from zero and stores the rounded
-      values itself: no fill, no temporary, no rounding kernel.
+      bypassing L1) into a ring of `stages` buffers (default 2), so that the
+      copies of the next K tiles overlap the products of this one; warps load
+      their fragments with `ldmatrix` (B transposed) and accumulate in f32
+      registers. Rows of the shared tiles are padded by 8 elements against
+      bank conflicts. `sm_90` (without the `a`) uses this kernel too.
+    - `sm_90a` (f16, bf16): warpgroup `wgmma.mma_async` m64nNk16 reading both
+      operands from shared memory through matrix descriptors. Thread 0 copies
+      the tiles with TMA (`cp.async.bulk.tensor`, 128-byte swizzle; the
+      tensor-map descriptors are made on the host) into a ring of `stages`
+      buffers (default: as many as fit, up to 4), each with an mbarrier that
+      counts the bytes that landed; each warpgroup computes 64 rows of the
+      block tile while the copies of the next K tiles are in flight. The
+      block tile is `BM x BN x 64` (default 128 x 256, halved while the grid
+      has fewer blocks than an H100/H200 has SMs); M and N must be multiples
+      of 64 and K of 64, otherwise the matmul gets the mma.sync kernel and
+      the remark says why. `warp-tile` does not apply.
 
-    Block tile (`BM x BN x BK`) and warp tile (`WM x WN`) are chosen from the
-    shape (the largest power of two up to 128 x 128 x 32 that divides it, two
-    by two warps), or set with `block-tile=BMxBNxBK` and `warp-tile=WMxWN`.
-    A matmul the Tensor Cores cannot take (M or K not a multiple of 16, N not
-    a multiple of 8 (16 for WMMA), f32 operands, bf16 before sm_80, an
-    accumulator that is not f32, non-identity layouts) stays a linalg op for
-    the SIMT lowering, with a remark that says why.
+    With mma.sync and wgmma, when the matmul writes a zero-filled f32
+    temporary that is only rounded to a narrower type afterwards (what
+    `mpt.matmul acc(f32)` lowers to), the kernel starts from zero and stores
+    the rounded values itself: no fill, no temporary, no rounding kernel.
+
+    Block tile (`BM x BN x BK`) and warp tile (`WM x WN`) of WMMA and mma.sync
+    are chosen from the shape (the largest power of two up to 128 x 128 x 32
+    that divides it, two by two warps), or set with `block-tile=BMxBNxBK` and
+    `warp-tile=WMxWN`. A matmul the Tensor Cores cannot take (M or K not a
+    multiple of 16, N not a multiple of 8 (16 for WMMA), f32 operands, bf16
+    before sm_80, an accumulator that is not f32, non-identity layouts, tiles
+    or stages that do not fit) stays a linalg op for the SIMT lowering, with
+    a remark that says why.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
@@ -63,7 +76,10 @@ def ConvertLinalgToTensorCores
     Option<"blockTile", "block-tile", "std::string", /*default=*/"\"\"",
            "Block tile BMxBNxBK (default: from the shape)">,
     Option<"warpTile", "warp-tile", "std::string", /*default=*/"\"\"",
-           "Warp tile WMxWN (default: half the block tile, at most 64x64)">
+           "Warp tile WMxWN (default: half the block tile, at most 64x64)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Shared-memory pipeline stages, 1 to 8 (default 0: 2 for mma.sync, "
+           "as many as fit up to 4 for wgmma)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",

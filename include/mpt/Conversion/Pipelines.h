@@ -49,6 +49,11 @@ struct LowerToNVVMOptions
       *this, "warp-tile",
       llvm::cl::desc("Tensor Core warp tile WMxWN (default: by shape)"),
       llvm::cl::init("")};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Tensor Core shared-memory pipeline stages (default 0: "
+                     "by kernel)"),
+      llvm::cl::init(0)};
 };
 
 /// mpt-lower-to-nvvm: convert-mpt-to-linalg, bufferization,

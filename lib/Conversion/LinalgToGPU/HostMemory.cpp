@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -26,12 +27,15 @@ using namespace mlir;
 namespace {
 
 /// Ops that stay on the host: kernel launches, allocation, views of buffers
-/// (pointer arithmetic only), constants and the terminator. Copies join the
+/// (pointer arithmetic only), TMA descriptors (made by the driver from a
+/// buffer's address and shape) and the casts that pass them to kernels,
+/// constants and the terminator. Copies join the
 /// runs of host code around them (inside a kernel they are a memcpy); alone,
 /// they become gpu.memcpy.
 bool staysOnHost(Operation *op) {
   return isa<gpu::GPUDialect>(op->getDialect()) ||
-         isa<memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
+         isa<nvgpu::TmaCreateDescriptorOp, UnrealizedConversionCastOp,
+             memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
              memref::CopyOp, memref::SubViewOp, memref::ExpandShapeOp,
              memref::CollapseShapeOp, memref::ReinterpretCastOp, memref::CastOp,
              memref::ViewOp, arith::ConstantOp, func::ReturnOp>(op);

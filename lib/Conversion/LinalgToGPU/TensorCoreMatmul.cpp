@@ -2,10 +2,12 @@
 //
 // Builds a Tensor Core kernel (a gpu.launch) for every low-precision
 // linalg.matmul / linalg.batch_matmul on memrefs: WMMA fragments on Volta
-// and Turing, mma.sync m16n8k16 with cp.async double buffering and ldmatrix
-// from Ampere on.
+// and Turing, mma.sync m16n8k16 with a cp.async pipeline and ldmatrix from
+// Ampere on, warpgroup wgmma fed by TMA on sm_90a (WgmmaMatmul.cpp).
 //
 //===----------------------------------------------------------------------===//
+
+#include "TensorCoreKernels.h"
 
 #include "mpt/Conversion/Passes.h"
 
@@ -28,22 +30,10 @@ namespace mpt {
 } // namespace mpt
 
 using namespace mlir;
+using namespace mpt::tc;
 
-namespace {
-
-/// The compute capability of `chip` ("sm_80" -> 80, "sm_90a" -> 90).
-std::optional<int> parseChip(StringRef chip) {
-  int sm = 0;
-  if (!chip.consume_front("sm_"))
-    return std::nullopt;
-  chip.consume_back("a");
-  if (chip.getAsInteger(10, sm) || sm < 50)
-    return std::nullopt;
-  return sm;
-}
-
-/// "AxBxC" -> {A, B, C}.
-std::optional<SmallVector<int64_t>> parseSizes(StringRef text, unsigned n) {
+std::optional<SmallVector<int64_t>> mpt::tc::parseSizes(StringRef text,
+                                                        unsigned n) {
   SmallVector<StringRef> parts;
   text.split(parts, 'x');
   if (parts.size() != n)
@@ -56,6 +46,19 @@ std::optional<SmallVector<int64_t>> parseSizes(StringRef text, unsigned n) {
     sizes.push_back(v);
   }
   return sizes;
+}
+
+namespace {
+
+/// The compute capability of `chip` ("sm_80" -> 80, "sm_90a" -> 90).
+std::optional<int> parseChip(StringRef chip) {
+  int sm = 0;
+  if (!chip.consume_front("sm_"))
+    return std::nullopt;
+  chip.consume_back("a");
+  if (chip.getAsInteger(10, sm) || sm < 50)
+    return std::nullopt;
+  return sm;
 }
 
 int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
@@ -118,36 +121,29 @@ std::optional<Epilogue> findEpilogue(linalg::LinalgOp matmul, Value acc) {
   return e;
 }
 
+/// The most shared memory a block can opt into.
+int64_t maxSharedBytes(int sm) {
+  if (sm >= 90)
+    return 227 * 1024;
+  if (sm == 80 || sm == 87)
+    return 163 * 1024;
+  if (sm >= 86)
+    return 99 * 1024;
+  return 48 * 1024;
+}
+
+/// Tiles of the WMMA and mma.sync kernels.
 struct Tiles {
   int64_t bm, bn, bk, wm, wn;
+  int64_t stages = 2; // shared-memory buffers of mma.sync
   int64_t numWarps() const { return (bm / wm) * (bn / wn); }
 };
 
-/// A matmul the pass can take: its operands, shape and batch.
-struct MatmulInfo {
-  Value a, b, c;
-  int64_t batch = 0; // 0: linalg.matmul
-  int64_t m, n, k;
-  Type element;
-};
-
-/// Index arithmetic on `index` values.
-struct IndexMath {
-  OpBuilder &b;
-  Location loc;
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
-  Value mul(Value x, int64_t y) {
-    return y == 1 ? x : arith::MulIOp::create(b, loc, x, c(y)).getResult();
-  }
-  Value div(Value x, int64_t y) {
-    return y == 1 ? x : arith::DivUIOp::create(b, loc, x, c(y)).getResult();
-  }
-  Value rem(Value x, int64_t y) {
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-};
+/// The shared memory of the mma.sync kernel: `stages` tiles of A and B, rows
+/// padded by 8 elements.
+int64_t mmaSyncSharedBytes(const Tiles &t) {
+  return t.stages * 2 * (t.bm * (t.bk + 8) + t.bk * (t.bn + 8));
+}
 
 struct ConvertLinalgToTensorCoresPass
     : public mpt::impl::ConvertLinalgToTensorCoresBase<
@@ -179,45 +175,76 @@ struct ConvertLinalgToTensorCoresPass
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         candidates.push_back(op);
     });
+    if (stages < 0 || stages > 8) {
+      getOperation().emitError()
+          << "mpt-linalg-to-tensor-cores: stages=" << int64_t(stages)
+          << " is out of range; expected 0 (by target and shape) to 8";
+      return signalPassFailure();
+    }
+    // wgmma and TMA are sm_90a features (the "a" in the name).
+    bool hopper = *sm == 90 && StringRef(chip).ends_with("a");
     for (linalg::LinalgOp op : candidates) {
       std::string reason;
       std::optional<MatmulInfo> info = analyze(op, *sm, reason);
-      std::optional<Tiles> tiles;
-      if (info)
-        tiles = chooseTiles(*info, *sm, reason);
-      if (!info || !tiles) {
+      if (!info) {
         op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): "
                         << reason;
         continue;
       }
       bool wmma = *sm < 80;
-      OpBuilder b(op);
       std::optional<Epilogue> epilogue;
       if (!wmma)
         epilogue = findEpilogue(op, info->c);
-      if (wmma)
-        buildWmmaKernel(b, op.getLoc(), *info, *tiles);
-      else
-        buildMmaSyncKernel(b, op.getLoc(), *info, *tiles,
-                           epilogue ? epilogue->out : Value());
-      std::string fused;
-      if (epilogue) {
-        llvm::raw_string_ostream os(fused);
+      Value out = epilogue ? epilogue->out : Value();
+      std::string whyNotWgmma;
+      std::optional<WgmmaTiles> hopperTiles;
+      if (hopper)
+        hopperTiles = chooseWgmmaTiles(*info, blockTile, stages, whyNotWgmma);
+      std::optional<Tiles> tiles;
+      if (!hopperTiles) {
+        tiles = chooseTiles(*info, *sm, reason);
+        if (!tiles) {
+          op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): "
+                          << reason
+                          << (hopper ? "; not wgmma: " + whyNotWgmma : "");
+          continue;
+        }
+      }
+      OpBuilder b(op);
+      std::string kernel;
+      llvm::raw_string_ostream os(kernel);
+      if (hopperTiles) {
+        const WgmmaTiles &t = *hopperTiles;
+        buildWgmmaKernel(b, op.getLoc(), *info, t, out);
+        os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
+           << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
+           << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
+           << " of 64x" << t.bn << ", " << t.stages
+           << "-stage mbarrier pipeline, " << t.sharedBytes()
+           << " bytes of shared memory";
+      } else {
+        const Tiles &t = *tiles;
+        if (wmma)
+          buildWmmaKernel(b, op.getLoc(), *info, t);
+        else
+          buildMmaSyncKernel(b, op.getLoc(), *info, t, out);
+        os << (wmma ? "WMMA m16n16k16" : "mma.sync m16n8k16") << ", block "
+           << t.bm << "x" << t.bn << "x" << t.bk << ", " << t.numWarps()
+           << " warps of " << t.wm << "x" << t.wn;
+        if (!wmma)
+          os << ", " << t.stages << "-stage cp.async pipeline, ldmatrix";
+        if (hopper)
+          os << " (not wgmma: " << whyNotWgmma << ")";
+      }
+      if (epilogue)
         os << ", fused rounding to "
            << cast<MemRefType>(epilogue->out.getType()).getElementType();
-      }
       op.emitRemark() << "matmul " << info->m << "x" << info->n << "x"
                       << info->k
                       << (info->batch
                               ? " (batch " + std::to_string(info->batch) + ")"
                               : std::string())
-                      << " on Tensor Cores: "
-                      << (wmma ? "WMMA m16n16k16" : "mma.sync m16n8k16")
-                      << ", block " << tiles->bm << "x" << tiles->bn << "x"
-                      << tiles->bk << ", " << tiles->numWarps() << " warps of "
-                      << tiles->wm << "x" << tiles->wn
-                      << (wmma ? "" : ", cp.async double buffering, ldmatrix")
-                      << fused;
+                      << " on Tensor Cores: " << kernel;
       Operation *accDef = info->c.getDefiningOp();
       op->erase();
       if (epilogue) {
@@ -332,30 +359,28 @@ struct ConvertLinalgToTensorCoresPass
       return fail("the tiles need " + Twine(t.numWarps()) +
                   " warps; a block has at most 32");
     if (!wmma) {
-      int64_t bytes = 2 * 2 * (t.bm * (t.bk + 8) + t.bk * (t.bn + 8));
-      if (bytes > 48 * 1024)
-        return fail("the tiles need " + Twine(bytes) +
-                    " bytes of shared memory; at most 49152");
+      if (stages > 0)
+        t.stages = stages;
+      int64_t bytes = mmaSyncSharedBytes(t), most = maxSharedBytes(sm);
+      if (bytes > most)
+        return fail("the tiles with " + Twine(t.stages) + " stages need " +
+                    Twine(bytes) + " bytes of shared memory; " + chip +
+                    " has at most " + Twine(most) + " per block");
     }
     return t;
   }
 
-  /// The indices of element (row, col) of a matmul operand, with the batch
-  /// index first for batch_matmul.
-  static SmallVector<Value> at(Value batch, Value row, Value col) {
-    if (batch)
-      return {batch, row, col};
-    return {row, col};
-  }
-
   gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, const MatmulInfo &info,
-                             const Tiles &t, TypeRange workgroup) {
+                             const Tiles &t, int64_t sharedBytes = 0) {
     IndexMath im{b, loc};
-    auto launch = gpu::LaunchOp::create(
+    Value dynamicShared;
+    if (sharedBytes)
+      dynamicShared =
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), sharedBytes);
+    return gpu::LaunchOp::create(
         b, loc, im.c(info.n / t.bn), im.c(info.m / t.bm),
         im.c(std::max<int64_t>(info.batch, 1)), im.c(t.numWarps() * 32),
-        im.c(1), im.c(1), Value(), Type(), ValueRange(), workgroup);
-    return launch;
+        im.c(1), im.c(1), dynamicShared);
   }
 
   //===--------------------------------------------------------------------===//
@@ -364,7 +389,7 @@ struct ConvertLinalgToTensorCoresPass
 
   void buildWmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                        const Tiles &t) {
-    gpu::LaunchOp launch = createLaunch(outer, loc, info, t, {});
+    gpu::LaunchOp launch = createLaunch(outer, loc, info, t);
     OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
     IndexMath im{b, loc};
     Value tx = launch.getThreadIds().x;
@@ -471,16 +496,25 @@ struct ConvertLinalgToTensorCoresPass
     Attribute shared =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     const int64_t pad = 8, chunk = 8; // elements; 16 bytes
-    auto aShared = MemRefType::get({2, t.bm, t.bk + pad}, info.element,
+    auto aShared = MemRefType::get({t.stages, t.bm, t.bk + pad}, info.element,
                                    MemRefLayoutAttrInterface(), shared);
-    auto bShared = MemRefType::get({2, t.bk, t.bn + pad}, info.element,
+    auto bShared = MemRefType::get({t.stages, t.bk, t.bn + pad}, info.element,
                                    MemRefLayoutAttrInterface(), shared);
+    // The stages in dynamic shared memory (more than the 48 KiB of static
+    // shared memory when the pipeline is deep): A's, then B's.
     gpu::LaunchOp launch =
-        createLaunch(outer, loc, info, t, TypeRange{aShared, bShared});
-    Value as = launch.getWorkgroupAttributions()[0];
-    Value bs = launch.getWorkgroupAttributions()[1];
+        createLaunch(outer, loc, info, t, mmaSyncSharedBytes(t));
     OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
     IndexMath im{b, loc};
+    Value dynamic = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), shared));
+    Value as =
+        memref::ViewOp::create(b, loc, aShared, dynamic, im.c(0), ValueRange());
+    Value bs = memref::ViewOp::create(b, loc, bShared, dynamic,
+                                      im.c(aShared.getNumElements() * 2),
+                                      ValueRange());
     int64_t threads = t.numWarps() * 32;
     Value tx = launch.getThreadIds().x;
     Value batch = info.batch ? launch.getBlockIds().z : Value();
@@ -562,22 +596,27 @@ struct ConvertLinalgToTensorCoresPass
           .getResult();
     };
 
-    copyTile(b, im.c(0), im.c(0));
+    // Prologue: tiles 0 .. stages - 2, one group each.
+    for (int64_t s = 0; s + 1 < t.stages; ++s)
+      copyTile(b, im.c(std::min(s, kTiles - 1)), im.c(s));
     auto loop =
         scf::ForOp::create(b, loc, im.c(0), im.c(kTiles), im.c(1), accs);
     {
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       IndexMath lm{lb, loc};
       Value kt = loop.getInductionVar();
-      // Prefetch tile kt + 1 (the last tile again at the end, into the buffer
-      // no warp reads) into the other buffer.
-      Value next =
-          arith::MinUIOp::create(lb, loc, lm.add(kt, 1), lm.c(kTiles - 1));
-      Value group = copyTile(lb, next, lm.rem(lm.add(kt, 1), 2));
-      // Wait for tile kt: all groups but the newest are complete.
-      nvgpu::DeviceAsyncWaitOp::create(lb, loc, group, lb.getI32IntegerAttr(1));
+      // Prefetch tile kt + stages - 1 (the last tile again at the end, into a
+      // buffer no warp reads) into the buffer tile kt - 1 used.
+      Value next = arith::MinUIOp::create(lb, loc, lm.add(kt, t.stages - 1),
+                                          lm.c(kTiles - 1));
+      Value group =
+          copyTile(lb, next, lm.rem(lm.add(kt, t.stages - 1), t.stages));
+      // Wait for tile kt: only the groups of the next stages - 1 tiles may
+      // still be in flight.
+      nvgpu::DeviceAsyncWaitOp::create(lb, loc, group,
+                                       lb.getI32IntegerAttr(t.stages - 1));
       gpu::BarrierOp::create(lb, loc);
-      Value buf = lm.rem(kt, 2);
+      Value buf = lm.rem(kt, t.stages);
       SmallVector<Value> current(loop.getRegionIterArgs());
       Value ldRow = lm.rem(lane, 16), ldCol = lm.mul(lm.div(lane, 16), 8);
       auto aFragType = VectorType::get({4, 2}, info.element);
@@ -600,13 +639,13 @@ struct ConvertLinalgToTensorCoresPass
             current[i * fn + j] = mma(lb, loc, aFrags[i], bFrags[j],
                                       current[i * fn + j], info.element);
       }
-      // No warp overwrites this buffer (two iterations later) before every
+      // No warp overwrites this buffer (in the next iteration) before every
       // warp is done with it.
       gpu::BarrierOp::create(lb, loc);
       scf::YieldOp::create(lb, loc, current);
     }
-    // The last iteration prefetched a tile no one reads: let it land before
-    // the block's shared memory is released.
+    // The last iterations prefetched tiles no one reads: let them land
+    // before the block's shared memory is released.
     NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));
     for (int64_t i = 0; i < fm; ++i)
       for (int64_t j = 0; j < fn; ++j)

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 
@@ -84,6 +85,7 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
   tc.chip = options.chip;
   tc.blockTile = options.blockTile;
   tc.warpTile = options.warpTile;
+  tc.stages = options.stages;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
@@ -92,9 +94,22 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
   parseInto(pm, "func.func(convert-linalg-to-parallel-loops),canonicalize");
   pm.addNestedPass<func::FuncOp>(createParallelLoopsToGPU());
   pm.addNestedPass<func::FuncOp>(createGPUHostMemory());
-  parseInto(pm, "lower-affine,gpu-kernel-outlining,"
-                "gpu.module(convert-scf-to-cf),canonicalize,cse,"
-                "func.func(gpu-async-region)");
+  // The kernels' loops become branches here. The wgmma accumulators
+  // (sm_90a) are loop-carried nvgpu values, which the nvgpu conversion
+  // converts only on scf.for (structurally): convert them first. WMMA
+  // fragments (before sm_80), in turn, are converted only once the loops are
+  // branches; there the nvgpu conversion runs later, with the host's.
+  unsigned sm = 0;
+  StringRef digits = StringRef(options.chip);
+  bool beforeAmpere =
+      digits.consume_front("sm_") &&
+      !digits.take_while([](char c) { return llvm::isDigit(c); })
+           .getAsInteger(10, sm) &&
+      sm < 80;
+  parseInto(pm, std::string("lower-affine,gpu-kernel-outlining,gpu.module(") +
+                    (beforeAmpere ? "" : "convert-nvgpu-to-nvvm,") +
+                    "convert-scf-to-cf),canonicalize,cse,"
+                    "func.func(gpu-async-region)");
   // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
   // gpu-module-to-binary gets the CUDA toolkit (libdevice for the math
   // functions of the SIMT kernels, ptxas for cubins).

@@ -1,0 +1,101 @@
+//===- TensorCoreKernels.h - Tensor Core kernel builders --------*- C++ -*-===//
+//
+// What mpt-linalg-to-tensor-cores shares between its kernel builders: the
+// matmul it rewrites, index arithmetic, and the Hopper (wgmma + TMA) kernel,
+// which lives in its own file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_LIB_CONVERSION_LINALGTOGPU_TENSORCOREKERNELS_H
+#define MPT_LIB_CONVERSION_LINALGTOGPU_TENSORCOREKERNELS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+#include <string>
+
+namespace mpt::tc {
+
+/// A matmul the pass can take: its operands, shape and batch.
+struct MatmulInfo {
+  mlir::Value a, b, c;
+  int64_t batch = 0; // 0: linalg.matmul
+  int64_t m, n, k;
+  mlir::Type element;
+};
+
+/// Index arithmetic on `index` values.
+struct IndexMath {
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  mlir::Value c(int64_t v) {
+    return mlir::arith::ConstantIndexOp::create(b, loc, v);
+  }
+  mlir::Value add(mlir::Value x, mlir::Value y) {
+    return mlir::arith::AddIOp::create(b, loc, x, y);
+  }
+  mlir::Value add(mlir::Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  mlir::Value sub(mlir::Value x, mlir::Value y) {
+    return mlir::arith::SubIOp::create(b, loc, x, y);
+  }
+  mlir::Value mul(mlir::Value x, int64_t y) {
+    return y == 1 ? x
+                  : mlir::arith::MulIOp::create(b, loc, x, c(y)).getResult();
+  }
+  mlir::Value div(mlir::Value x, int64_t y) {
+    return y == 1 ? x
+                  : mlir::arith::DivUIOp::create(b, loc, x, c(y)).getResult();
+  }
+  mlir::Value rem(mlir::Value x, int64_t y) {
+    return mlir::arith::RemUIOp::create(b, loc, x, c(y));
+  }
+};
+
+/// The indices of element (row, col) of a matmul operand, with the batch
+/// index first for batch_matmul.
+inline llvm::SmallVector<mlir::Value> at(mlir::Value batch, mlir::Value row,
+                                         mlir::Value col) {
+  if (batch)
+    return {batch, row, col};
+  return {row, col};
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma + TMA (sm_90a)
+//===----------------------------------------------------------------------===//
+
+/// K of one pipeline stage: one 128-byte swizzle row of 16-bit elements.
+inline constexpr int64_t kWgmmaBlockK = 64;
+
+/// A block of `bm / 64` warpgroups, each computing 64 rows by `bn` columns,
+/// fed by `stages` TMA buffers.
+struct WgmmaTiles {
+  int64_t bm, bn, stages;
+  int64_t warpgroups() const { return bm / 64; }
+  /// Dynamic shared memory of the kernel, in bytes.
+  int64_t sharedBytes() const;
+};
+
+/// Tiles for `info` (`blockTile` "BMxBNx64" overrides the choice, `stages`
+/// > 0 the pipeline depth), or nullopt with `reason` set when the wgmma kernel
+/// cannot take the matmul.
+std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
+                                           llvm::StringRef blockTile,
+                                           int64_t stages, std::string &reason);
+
+/// Replaces nothing: builds, at `outer`'s insertion point, the TMA
+/// descriptors and the gpu.launch of the wgmma kernel for `info`. With
+/// `out`, the kernel starts from zero and stores the products rounded to
+/// `out`'s element type into `out`; otherwise it adds them to C.
+void buildWgmmaKernel(mlir::OpBuilder &outer, mlir::Location loc,
+                      const MatmulInfo &info, const WgmmaTiles &tiles,
+                      mlir::Value out);
+
+/// "AxBxC" -> {A, B, C}.
+std::optional<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text,
+                                                     unsigned n);
+
+} // namespace mpt::tc
+
+#endif // MPT_LIB_CONVERSION_LINALGTOGPU_TENSORCOREKERNELS_H

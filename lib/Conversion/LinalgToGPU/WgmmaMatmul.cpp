@@ -1,0 +1,360 @@
+//===- WgmmaMatmul.cpp - the Hopper Tensor Core matmul kernel -------------===//
+//
+// The sm_90a kernel of mpt-linalg-to-tensor-cores: TMA copies of 128-byte
+// swizzled tiles into a ring of shared-memory stages, completion tracked by
+// one mbarrier per stage, and warpgroup `wgmma.mma_async` reading both
+// operands straight from shared memory through matrix descriptors.
+//
+// Block: `bm / 64` warpgroups; warpgroup w computes rows [64w, 64w + 64) of
+// the block's bm x bn tile with one m64nBNk16 instruction per 16 of K. Stage
+// s holds A's bm x 64 tile (one TMA box) and B's 64 x bn tile as bn / 64
+// boxes of 64 x 64 (the widest box a 128-byte swizzle allows), side by side,
+// which is the N-major layout the B descriptor describes (leading byte offset
+// 64 x 128 bytes between boxes).
+//
+// Pipeline: thread 0 issues the TMA copies of the first `stages` K tiles.
+// Iteration kt waits for its stage's mbarrier phase, issues the products and
+// waits until at most this group is in flight (the products of kt - 1 are
+// done), then, after a block barrier, thread 0 refills the stage kt - 1 read
+// with tile kt - 1 + stages. The copies of the next tiles and the products of
+// this one overlap.
+//
+// Epilogue: the accumulators go to shared memory (rows padded by 4 floats
+// against bank conflicts), then every thread moves 16-byte rows of four to
+// global memory, rounded to f16/bf16 when the matmul only feeds a rounding
+// (fused), added to C otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreKernels.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace mpt::tc {
+
+namespace {
+/// SMs of an H100 / H200 (SXM): the block count a tile choice aims to fill.
+constexpr int64_t kHopperSMs = 132;
+/// The most dynamic shared memory a block can opt into on sm_90.
+constexpr int64_t kMaxSharedBytes = 227 * 1024;
+/// The swizzled tiles must start at a multiple of the 1024-byte swizzle
+/// pattern; the dynamic shared memory is over-allocated by this much and the
+/// base rounded up.
+constexpr int64_t kSwizzleAlign = 1024;
+/// Row padding of the f32 staging tile of the epilogue, in floats.
+constexpr int64_t kStagePad = 4;
+constexpr int64_t kMaxStages = 4;
+
+int64_t stageBytes(int64_t bm, int64_t bn) {
+  return (bm + bn) * kWgmmaBlockK * 2;
+}
+int64_t epilogueBytes(int64_t bm, int64_t bn) {
+  return bm * (bn + kStagePad) * 4;
+}
+} // namespace
+
+int64_t WgmmaTiles::sharedBytes() const {
+  return std::max(stages * stageBytes(bm, bn), epilogueBytes(bm, bn)) +
+         kSwizzleAlign;
+}
+
+std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
+                                           StringRef blockTile, int64_t stages,
+                                           std::string &reason) {
+  auto fail = [&](const Twine &why) -> std::optional<WgmmaTiles> {
+    reason = why.str();
+    return std::nullopt;
+  };
+  if (info.m % 64 || info.n % 64 || info.k % kWgmmaBlockK)
+    return fail("M x N x K = " + Twine(info.m) + "x" + Twine(info.n) + "x" +
+                Twine(info.k) +
+                " is not a multiple of 64x64x64 (the 128-byte swizzled TMA "
+                "tiles of wgmma)");
+  WgmmaTiles t;
+  if (!blockTile.empty()) {
+    SmallVector<int64_t> s = *parseSizes(blockTile, 3);
+    if (s[2] != kWgmmaBlockK || s[0] % 64 || s[0] > 256 || s[1] % 64 ||
+        s[1] > 256)
+      return fail("block-tile=" + blockTile +
+                  " is not BMxBNx64 with BM and BN multiples of 64 up to 256 "
+                  "(one warpgroup per 64 rows, one wgmma per 16 of K)");
+    t.bm = s[0];
+    t.bn = s[1];
+    if (info.m % t.bm || info.n % t.bn)
+      return fail("the block tile " + blockTile + " does not divide " +
+                  Twine(info.m) + "x" + Twine(info.n) + "x" + Twine(info.k));
+  } else {
+    // Two warpgroups of 64 x 256 (128 accumulators per thread), halved
+    // (N first) while the grid would leave SMs idle.
+    t.bm = info.m % 128 == 0 ? 128 : 64;
+    t.bn = info.n % 256 == 0 ? 256 : info.n % 128 == 0 ? 128 : 64;
+    auto blocks = [&] {
+      return (info.m / t.bm) * (info.n / t.bn) *
+             std::max<int64_t>(info.batch, 1);
+    };
+    while (blocks() < kHopperSMs && (t.bn > 64 || t.bm > 64)) {
+      if (t.bn > 64)
+        t.bn /= 2;
+      else
+        t.bm /= 2;
+    }
+  }
+  int64_t kTiles = info.k / kWgmmaBlockK;
+  if (stages > 0) {
+    t.stages = stages;
+  } else {
+    t.stages = std::min(kMaxStages, kTiles);
+    while (t.stages > 1 && WgmmaTiles(t).sharedBytes() > kMaxSharedBytes)
+      --t.stages;
+  }
+  if (t.sharedBytes() > kMaxSharedBytes)
+    return fail("the tiles " + Twine(t.bm) + "x" + Twine(t.bn) + "x64 with " +
+                Twine(t.stages) + " stages need " + Twine(t.sharedBytes()) +
+                " bytes of shared memory; at most " + Twine(kMaxSharedBytes));
+  return t;
+}
+
+void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
+                      const WgmmaTiles &t, Value out) {
+  MLIRContext *ctx = outer.getContext();
+  Attribute shared =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Type el = info.element, f32 = outer.getF32Type();
+  const int64_t bk = kWgmmaBlockK;
+  const int64_t aBytes = t.bm * bk * 2, boxBytes = bk * 64 * 2;
+  const int64_t bBytes = bk * t.bn * 2, bRegion = t.stages * aBytes;
+  const int64_t kTiles = info.k / bk;
+  const int64_t threads = 128 * t.warpgroups();
+
+  // Host: TMA descriptors of A and B, batches stacked into rows (a tile never
+  // straddles two batches: M and K are multiples of the box).
+  IndexMath hm{outer, loc};
+  auto tensorMap = [&](Value operand, int64_t boxRows) {
+    if (info.batch)
+      operand = memref::CollapseShapeOp::create(
+          outer, loc, operand, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+    Value unranked = memref::CastOp::create(
+        outer, loc, UnrankedMemRefType::get(el, Attribute()), operand);
+    auto box =
+        MemRefType::get({boxRows, 64}, el, MemRefLayoutAttrInterface(), shared);
+    auto type = nvgpu::TensorMapDescriptorType::get(
+        ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    return nvgpu::TmaCreateDescriptorOp::create(
+               outer, loc, type, unranked, ValueRange{hm.c(boxRows), hm.c(64)})
+        .getResult();
+  };
+  // The descriptors reach the kernel as pointers (what the NVVM lowering
+  // makes of them): the kernel outlined from the launch then has LLVM
+  // argument types, which the GPU-to-NVVM conversion accepts; the casts
+  // cancel once the nvgpu ops are lowered.
+  auto pointer = LLVM::LLVMPointerType::get(ctx);
+  Value hostA = tensorMap(info.a, t.bm), hostB = tensorMap(info.b, bk);
+  auto toPointer = [&](Value map) {
+    return UnrealizedConversionCastOp::create(outer, loc, pointer, map)
+        .getResult(0);
+  };
+  Value ptrA = toPointer(hostA), ptrB = toPointer(hostB);
+  auto aBox = cast<nvgpu::TensorMapDescriptorType>(hostA.getType()).getTensor();
+  auto bBox = cast<nvgpu::TensorMapDescriptorType>(hostB.getType()).getTensor();
+
+  Value smemSize = arith::ConstantIntOp::create(outer, loc, outer.getI32Type(),
+                                                t.sharedBytes());
+  auto launch = gpu::LaunchOp::create(
+      outer, loc, hm.c(info.n / t.bn), hm.c(info.m / t.bm),
+      hm.c(std::max<int64_t>(info.batch, 1)), hm.c(threads), hm.c(1), hm.c(1),
+      smemSize);
+  OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
+  IndexMath im{b, loc};
+  Value tx = launch.getThreadIds().x;
+  Value batch = info.batch ? launch.getBlockIds().z : Value();
+  Value mBase = im.mul(launch.getBlockIds().y, t.bm);
+  Value nBase = im.mul(launch.getBlockIds().x, t.bn);
+  Value warpgroup = im.div(tx, 128);
+  auto fromPointer = [&](Value ptr, Type type) {
+    return UnrealizedConversionCastOp::create(b, loc, type, ptr).getResult(0);
+  };
+  Value mapA = fromPointer(ptrA, hostA.getType());
+  Value mapB = fromPointer(ptrB, hostB.getType());
+
+  // Views of the dynamic shared memory from a 1024-byte aligned base.
+  auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                   MemRefLayoutAttrInterface(), shared);
+  Value dynamic = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dynamic);
+  Value base =
+      im.rem(im.sub(im.c(kSwizzleAlign), im.rem(address, 1024)), kSwizzleAlign);
+  auto view = [&](OpBuilder &vb, Value offset, ArrayRef<int64_t> shape,
+                  Type type) {
+    IndexMath vm{vb, loc};
+    return memref::ViewOp::create(vb, loc,
+                                  MemRefType::get(shape, type,
+                                                  MemRefLayoutAttrInterface(),
+                                                  shared),
+                                  dynamic, vm.add(base, offset), ValueRange())
+        .getResult();
+  };
+
+  // One mbarrier per stage, armed by thread 0 with the bytes of a stage.
+  auto barrierType = nvgpu::MBarrierGroupType::get(ctx, shared, t.stages);
+  Value barriers = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  Value leader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tx, im.c(0));
+  auto ifLeader = [&](OpBuilder &ib, Value cond,
+                      function_ref<void(OpBuilder &)> then) {
+    auto op = scf::IfOp::create(ib, loc, cond, /*withElseRegion=*/false);
+    OpBuilder tb = op.getThenBodyBuilder();
+    then(tb);
+  };
+  // The copies of K tile `kt` into stage `stage`.
+  auto loadTile = [&](OpBuilder &lb, Value kt, Value stage) {
+    IndexMath lm{lb, loc};
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        lb, loc, barriers, lm.c(aBytes + bBytes), stage, Value());
+    Value k0 = lm.mul(kt, bk);
+    Value aRow = batch ? lm.add(lm.mul(batch, info.m), mBase) : mBase;
+    nvgpu::TmaAsyncLoadOp::create(
+        lb, loc, view(lb, lm.mul(stage, aBytes), aBox.getShape(), el), barriers,
+        mapA, ValueRange{k0, aRow}, stage, Value(), Value());
+    Value bRow = batch ? lm.add(lm.mul(batch, info.k), k0) : k0;
+    for (int64_t box = 0; box < t.bn / 64; ++box)
+      nvgpu::TmaAsyncLoadOp::create(
+          lb, loc,
+          view(lb, lm.add(lm.mul(stage, bBytes), bRegion + box * boxBytes),
+               bBox.getShape(), el),
+          barriers, mapB, ValueRange{lm.add(nBase, box * 64), bRow}, stage,
+          Value(), Value());
+  };
+  int64_t prologue = std::min(t.stages, kTiles);
+  ifLeader(b, leader, [&](OpBuilder &ib) {
+    IndexMath lm{ib, loc};
+    for (int64_t s = 0; s < t.stages; ++s)
+      nvgpu::MBarrierInitOp::create(ib, loc, barriers, lm.c(1), lm.c(s),
+                                    Value());
+    NVVM::FenceMbarrierInitOp::create(ib, loc);
+    nvgpu::TmaPrefetchOp::create(ib, loc, mapA, Value());
+    nvgpu::TmaPrefetchOp::create(ib, loc, mapB, Value());
+  });
+  // Every thread sees the initialized barriers before it waits on them.
+  gpu::BarrierOp::create(b, loc);
+  ifLeader(b, leader, [&](OpBuilder &ib) {
+    IndexMath lm{ib, loc};
+    for (int64_t s = 0; s < prologue; ++s)
+      loadTile(ib, lm.c(s), lm.c(s));
+  });
+
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({64, t.bn}, f32));
+  auto aSliceType =
+      MemRefType::get({64, bk}, el, MemRefLayoutAttrInterface(), shared);
+  auto bTileType =
+      MemRefType::get({bk, t.bn}, el, MemRefLayoutAttrInterface(), shared);
+  Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+  auto loop = scf::ForOp::create(b, loc, im.c(0), im.c(kTiles), im.c(1),
+                                 ValueRange{zero});
+  {
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    IndexMath lm{lb, loc};
+    Value kt = loop.getInductionVar();
+    Value stage = lm.rem(kt, t.stages);
+    Value parity =
+        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ne,
+                              lm.rem(lm.div(kt, t.stages), 2), lm.c(0));
+    nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barriers, parity,
+                                           lm.c(10000000), stage);
+    // This warpgroup's 64 rows of A, and B.
+    Value aSlice =
+        view(lb, lm.add(lm.mul(stage, aBytes), lm.mul(warpgroup, 64 * bk * 2)),
+             aSliceType.getShape(), el);
+    Value bTile = view(lb, lm.add(lm.mul(stage, bBytes), bRegion),
+                       bTileType.getShape(), el);
+    Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aSliceType),
+        aSlice, mapA);
+    Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
+        bTile, mapB);
+    // waitGroup 1: the products of this tile stay in flight, those of the
+    // previous one are done.
+    Value acc = nvgpu::WarpgroupMmaOp::create(
+        lb, loc, accType, descA, descB, lb.getI64IntegerAttr(1), UnitAttr(),
+        lb.getUnitAttr(), loop.getRegionIterArgs()[0]);
+    if (t.stages < kTiles) {
+      // Every warpgroup is done with the stage of tile kt - 1: refill it
+      // with tile kt - 1 + stages.
+      gpu::BarrierOp::create(lb, loc);
+      Value previous = lm.add(kt, t.stages - 1);
+      Value refill = arith::AndIOp::create(
+          lb, loc,
+          arith::AndIOp::create(lb, loc, leader,
+                                arith::CmpIOp::create(lb, loc,
+                                                      arith::CmpIPredicate::uge,
+                                                      kt, lm.c(1))),
+          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, previous,
+                                lm.c(kTiles)));
+      ifLeader(lb, refill, [&](OpBuilder &ib) {
+        IndexMath rm{ib, loc};
+        loadTile(ib, previous, rm.rem(rm.add(kt, t.stages - 1), t.stages));
+      });
+    }
+    scf::YieldOp::create(lb, loc, acc);
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  // The stages are free: stage the accumulators in shared memory. The store
+  // places warp w's rows at 16 w (w counted over the block, not the
+  // warpgroup), so every warpgroup stores through the same 64-row view of
+  // the block's tile and lands on its own rows.
+  gpu::BarrierOp::create(b, loc);
+  int64_t stride = t.bn + kStagePad;
+  Value staging = view(b, im.c(0), {t.bm, stride}, f32);
+  Value rows = memref::SubViewOp::create(
+      b, loc, staging, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{64, t.bn},
+      ArrayRef<int64_t>{1, 1});
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), rows);
+  gpu::BarrierOp::create(b, loc);
+
+  // Rows of four floats to global memory, consecutive threads on
+  // consecutive columns.
+  int64_t perRow = t.bn / 4;
+  auto copy =
+      scf::ForOp::create(b, loc, tx, im.c(t.bm * perRow), im.c(threads));
+  {
+    OpBuilder cb = OpBuilder::atBlockBegin(copy.getBody());
+    IndexMath cm{cb, loc};
+    Value i = copy.getInductionVar();
+    Value row = cm.div(i, perRow), col = cm.mul(cm.rem(i, perRow), 4);
+    auto quad = VectorType::get({4}, f32);
+    Value v =
+        vector::LoadOp::create(cb, loc, quad, staging, ValueRange{row, col},
+                               /*nontemporal=*/false, llvm::Align(16));
+    SmallVector<Value> index =
+        at(batch, cm.add(mBase, row), cm.add(nBase, col));
+    if (out) {
+      Type narrow = cast<MemRefType>(out.getType()).getElementType();
+      Value rounded =
+          arith::TruncFOp::create(cb, loc, VectorType::get({4}, narrow), v);
+      vector::StoreOp::create(cb, loc, rounded, out, index,
+                              /*nontemporal=*/false, llvm::Align(8));
+    } else {
+      Value c = vector::LoadOp::create(cb, loc, quad, info.c, index,
+                                       /*nontemporal=*/false, llvm::Align(16));
+      vector::StoreOp::create(cb, loc, arith::AddFOp::create(cb, loc, c, v),
+                              info.c, index, /*nontemporal=*/false,
+                              llvm::Align(16));
+    }
+  }
+  gpu::TerminatorOp::create(b, loc);
+}
+
+} // namespace mpt::tc
