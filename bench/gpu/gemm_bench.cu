@@ -11,12 +11,14 @@
 //    random output elements with a float64 CPU reference computed from the
 //    rounded inputs: ||out - ref|| / ||ref||, tolerance 1e-4 for the f32
 //    output of the `kernel` variant (fp32 accumulation), 2^-10 (f16) and
-//    2^-7 (bf16) for the rounded output of the `op` variant;
+//    2^-7 (bf16) for the rounded output of the `op` variant, 2^-9 for f32
+//    operands rounded to tf32 (2^-11 each) by the tf32 kernels;
 //  - speed: median time of many calls measured with CUDA events, next to
-//    cublasGemmEx (same inputs, f32 output, CUBLAS_COMPUTE_32F), each call
+//    cublasGemmEx (same inputs, f32 output, CUBLAS_COMPUTE_32F, or
+//    CUBLAS_COMPUTE_32F_FAST_TF32 for tf32), each call
 //    followed by a synchronization for both (mpt's host code synchronizes
 //    its stream in every call). TFLOP/s, fraction of cuBLAS, and fraction of
-//    the H200's dense f16/bf16 peak (989 TFLOP/s).
+//    the H200's dense peak (989 TFLOP/s f16/bf16, 494.5 tf32).
 //
 // Build and run: bench/gpu/run.sh (nvcc, -lcuda -lcublas).
 
@@ -45,7 +47,7 @@ MPT_GEMMS(DECLARE)
 
 namespace {
 
-enum Type { F16, BF16 };
+enum Type { F16, BF16, TF32 }; // TF32: f32 operands, tf32=1
 enum Variant { KERNEL, MMA, OP };
 using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));
 
@@ -64,7 +66,8 @@ const Gemm kGemms[] = {
 #undef ENTRY
 };
 
-constexpr double kPeakTflops = 989.0;
+/// Dense Tensor Core peaks of the H200: f16/bf16, and tf32.
+constexpr double kPeakTflops = 989.0, kPeakTf32Tflops = 494.5;
 
 void check(cudaError_t e, const char *what) {
   if (e != cudaSuccess) {
@@ -80,26 +83,39 @@ void check(cublasStatus_t s, const char *what) {
   }
 }
 
-uint16_t toBits(float v, Type t) {
-  uint16_t bits;
+/// Bytes of an operand element.
+size_t elementBytes(Type t) { return t == TF32 ? 4 : 2; }
+
+/// `v` rounded to the operand type, and its bytes at `out`.
+float store(float v, Type t, uint8_t *out) {
   if (t == F16) {
     __half h = __float2half_rn(v);
-    std::memcpy(&bits, &h, 2);
-  } else {
-    __nv_bfloat16 h = __float2bfloat16_rn(v);
-    std::memcpy(&bits, &h, 2);
+    std::memcpy(out, &h, 2);
+    return __half2float(h);
   }
-  return bits;
+  if (t == BF16) {
+    __nv_bfloat16 h = __float2bfloat16_rn(v);
+    std::memcpy(out, &h, 2);
+    return __bfloat162float(h);
+  }
+  std::memcpy(out, &v, 4);
+  return v;
 }
 
-float fromBits(uint16_t bits, Type t) {
+/// The output element at `p` (`f32Out`: f32, else the operand type).
+double load(const uint8_t *p, Type t, bool f32Out) {
+  if (f32Out || t == TF32) {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
   if (t == F16) {
     __half h;
-    std::memcpy(&h, &bits, 2);
+    std::memcpy(&h, p, 2);
     return __half2float(h);
   }
   __nv_bfloat16 h;
-  std::memcpy(&h, &bits, 2);
+  std::memcpy(&h, p, 2);
   return __bfloat162float(h);
 }
 
@@ -154,21 +170,26 @@ int main() {
               "tol");
   for (const Gemm &g : kGemms) {
     size_t aCount = size_t(g.m) * g.k, bCount = size_t(g.k) * g.n,
-           cCount = size_t(g.m) * g.n;
-    std::vector<uint16_t> a(aCount), b(bCount);
-    for (auto &v : a)
-      v = toBits(uniform(rng), g.type);
-    for (auto &v : b)
-      v = toBits(uniform(rng), g.type);
+           cCount = size_t(g.m) * g.n, eb = elementBytes(g.type);
+    // Values rounded to the operand type (the reference's inputs) and their
+    // bytes.
+    std::vector<float> a(aCount), b(bCount);
+    std::vector<uint8_t> aBytes(aCount * eb), bBytes(bCount * eb);
+    for (size_t i = 0; i < aCount; ++i)
+      a[i] = store(uniform(rng), g.type, aBytes.data() + i * eb);
+    for (size_t i = 0; i < bCount; ++i)
+      b[i] = store(uniform(rng), g.type, bBytes.data() + i * eb);
     bool f32Out = g.variant != OP; // C += A B in f32
     size_t cBytes = cCount * (f32Out ? 4 : 2);
     void *da, *db, *dc, *dref;
-    check(cudaMalloc(&da, aCount * 2), "malloc");
-    check(cudaMalloc(&db, bCount * 2), "malloc");
+    check(cudaMalloc(&da, aCount * eb), "malloc");
+    check(cudaMalloc(&db, bCount * eb), "malloc");
     check(cudaMalloc(&dc, cBytes), "malloc");
     check(cudaMalloc(&dref, cCount * 4), "malloc");
-    check(cudaMemcpy(da, a.data(), aCount * 2, cudaMemcpyHostToDevice), "h2d");
-    check(cudaMemcpy(db, b.data(), bCount * 2, cudaMemcpyHostToDevice), "h2d");
+    check(cudaMemcpy(da, aBytes.data(), aCount * eb, cudaMemcpyHostToDevice),
+          "h2d");
+    check(cudaMemcpy(db, bBytes.data(), bCount * eb, cudaMemcpyHostToDevice),
+          "h2d");
 
     // Correctness: poison, (zero the accumulator), run once, compare.
     check(cudaMemset(dc, 0xFF, cBytes), "poison");
@@ -184,27 +205,19 @@ int main() {
       int64_t i = row(rng), j = col(rng);
       double ref = 0;
       for (int64_t p = 0; p < g.k; ++p)
-        ref += double(fromBits(a[i * g.k + p], g.type)) *
-               double(fromBits(b[p * g.n + j], g.type));
-      double got;
-      if (f32Out) {
-        float v;
-        std::memcpy(&v, out.data() + (i * g.n + j) * 4, 4);
-        got = v;
-      } else {
-        uint16_t bits;
-        std::memcpy(&bits, out.data() + (i * g.n + j) * 2, 2);
-        got = fromBits(bits, g.type);
-      }
+        ref += double(a[i * g.k + p]) * double(b[p * g.n + j]);
+      double got =
+          load(out.data() + (i * g.n + j) * (f32Out ? 4 : 2), g.type, f32Out);
       num += (got - ref) * (got - ref);
       den += ref * ref;
     }
     double err = std::sqrt(num / den);
     if (std::isnan(err))
       err = INFINITY;
-    double tol = f32Out             ? 1e-4
-                 : g.type == F16     ? std::ldexp(1.0, -10)
-                                     : std::ldexp(1.0, -7);
+    double tol = g.type == TF32 ? std::ldexp(1.0, -9)
+                 : f32Out           ? 1e-4
+                 : g.type == F16    ? std::ldexp(1.0, -10)
+                                    : std::ldexp(1.0, -7);
     bool ok = err <= tol;
     failed += !ok;
 
@@ -214,21 +227,24 @@ int main() {
       call(g, da, db, dc);
       check(cudaDeviceSynchronize(), g.name);
     });
-    cudaDataType_t in = g.type == F16 ? CUDA_R_16F : CUDA_R_16BF;
+    cudaDataType_t in = g.type == F16    ? CUDA_R_16F
+                        : g.type == BF16 ? CUDA_R_16BF
+                                         : CUDA_R_32F;
+    cublasComputeType_t compute =
+        g.type == TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     float alpha = 1.0f, beta = 0.0f;
     double blasMs = timeMs([&] {
       // Row-major C = A B is column-major C^T = B^T A^T.
       check(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k,
                          &alpha, db, in, g.n, da, in, g.k, &beta, dref,
-                         CUDA_R_32F, g.n, CUBLAS_COMPUTE_32F,
-                         CUBLAS_GEMM_DEFAULT),
+                         CUDA_R_32F, g.n, compute, CUBLAS_GEMM_DEFAULT),
             "cublasGemmEx");
       check(cudaDeviceSynchronize(), "cublas");
     });
     double tflops = flop / ms * 1e-9, blasTflops = flop / blasMs * 1e-9;
     std::printf("%-36s %9.3f %9.1f %9.1f %7.1f%% %7.1f%% %10.2e %9.2e %s\n",
                 g.name, ms, tflops, blasTflops, 100.0 * tflops / blasTflops,
-                100.0 * tflops / kPeakTflops, err, tol, ok ? "ok" : "FAIL");
+                100.0 * tflops / (g.type == TF32 ? kPeakTf32Tflops : kPeakTflops), err, tol, ok ? "ok" : "FAIL");
     std::fflush(stdout);
     cudaFree(da);
     cudaFree(db);

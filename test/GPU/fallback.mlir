@@ -11,7 +11,7 @@ func.func @unpadded(%a: tensor<32x128xf16>, %b: tensor<128x10xf16>) -> tensor<32
   return %c : tensor<32x10xf16>
 }
 
-// CHECK: remark: matmul not on Tensor Cores (SIMT kernel): its operands are f32 (Tensor Cores take f16 and bf16; tf32 is not generated)
+// CHECK: remark: matmul not on Tensor Cores (SIMT kernel): its operands are f32 (Tensor Cores take f16 and bf16; tf32=1 opts into rounding f32 operands to tf32)
 func.func @fp32(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %c = mpt.matmul %a, %b : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
   return %c : tensor<32x32xf32>

@@ -77,6 +77,9 @@ def ConvertLinalgToTensorCores
            "Block tile BMxBNxBK (default: from the shape)">,
     Option<"warpTile", "warp-tile", "std::string", /*default=*/"\"\"",
            "Warp tile WMxWN (default: half the block tile, at most 64x64)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Run f32 matmuls on Tensor Cores (sm_80+), operands rounded to "
+           "tf32 (10-bit mantissa), f32 accumulation">,
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Shared-memory pipeline stages, 1 to 8 (default 0: 2 for mma.sync, "
            "as many as fit up to 4 for wgmma)">
@@ -123,8 +126,13 @@ def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
     one. The filter gradients that convert-mpt-to-linalg marks (ungrouped
     `mpt.conv2d_backward_filter`) become the same kind of matmul: an im2col
     of the input times the output gradient. The sums are the convolution's,
-    in another order.
+    in another order. With `tf32`, f32 convolutions and filter gradients are
+    rewritten too (for `mpt-linalg-to-tensor-cores{tf32=1}`).
   }];
+  let options = [
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Also rewrite f32 convolutions (their matmuls run as tf32)">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -49,6 +49,11 @@ struct LowerToNVVMOptions
       *this, "warp-tile",
       llvm::cl::desc("Tensor Core warp tile WMxWN (default: by shape)"),
       llvm::cl::init("")};
+  Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("f32 matmuls on Tensor Cores with operands rounded to "
+                     "tf32 (sm_80+)"),
+      llvm::cl::init(false)};
   Option<int64_t> stages{
       *this, "stages",
       llvm::cl::desc("Tensor Core shared-memory pipeline stages (default 0: "

@@ -73,6 +73,11 @@ Value gatherPatches(OpBuilder &b, Location loc, Value input, bool nchw,
 }
 
 struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
+  using ConvToGemmBase::ConvToGemmBase;
+
+  /// f16/bf16 operands; f32 ones when they go to Tensor Cores as tf32.
+  bool onTensorCores(Type t) { return isNarrowFloat(t) || (tf32 && t.isF32()); }
+
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> convs;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -107,7 +112,7 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     auto type = dyn_cast<RankedTensorType>(init.getType());
     if (!stridesAttr || !dilationAttr || !nchwAttr || !xType || !dyType ||
         !type || !xType.hasStaticShape() || !dyType.hasStaticShape() ||
-        !type.hasStaticShape() || !isNarrowFloat(xType.getElementType()) ||
+        !type.hasStaticShape() || !onTensorCores(xType.getElementType()) ||
         dyType.getElementType() != xType.getElementType())
       return;
     bool nchw = nchwAttr.getValue();
@@ -176,7 +181,7 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     auto fType = cast<RankedTensorType>(filter.getType());
     auto outType = cast<RankedTensorType>(init.getType());
     if (!inType.hasStaticShape() || !fType.hasStaticShape() ||
-        !outType.hasStaticShape() || !isNarrowFloat(inType.getElementType()) ||
+        !outType.hasStaticShape() || !onTensorCores(inType.getElementType()) ||
         fType.getElementType() != inType.getElementType())
       return;
     SmallVector<int64_t> strides, dilations;

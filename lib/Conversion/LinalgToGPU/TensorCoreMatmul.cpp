@@ -139,10 +139,26 @@ struct Tiles {
   int64_t numWarps() const { return (bm / wm) * (bn / wn); }
 };
 
+/// K of one mma.sync: m16n8k16 for 16-bit operands, m16n8k8 for tf32.
+int64_t fragmentK(Type element) { return element.isF32() ? 8 : 16; }
+
+/// Row padding of the shared tiles of A and B, in elements, against bank
+/// conflicts: 16 bytes for `ldmatrix` rows of 16-bit elements; for tf32,
+/// whose fragments are loaded one element per thread, A rows 4 words apart
+/// (4 row + column covers the 32 banks) and B rows 8 words apart (8 row +
+/// column does).
+std::pair<int64_t, int64_t> sharedPads(Type element) {
+  if (element.isF32())
+    return {4, 8};
+  return {8, 8};
+}
+
 /// The shared memory of the mma.sync kernel: `stages` tiles of A and B, rows
-/// padded by 8 elements.
-int64_t mmaSyncSharedBytes(const Tiles &t) {
-  return t.stages * 2 * (t.bm * (t.bk + 8) + t.bk * (t.bn + 8));
+/// padded.
+int64_t mmaSyncSharedBytes(const Tiles &t, Type element) {
+  auto [padA, padB] = sharedPads(element);
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  return t.stages * bytes * (t.bm * (t.bk + padA) + t.bk * (t.bn + padB));
 }
 
 struct ConvertLinalgToTensorCoresPass
@@ -228,11 +244,15 @@ struct ConvertLinalgToTensorCoresPass
           buildWmmaKernel(b, op.getLoc(), *info, t);
         else
           buildMmaSyncKernel(b, op.getLoc(), *info, t, out);
-        os << (wmma ? "WMMA m16n16k16" : "mma.sync m16n8k16") << ", block "
-           << t.bm << "x" << t.bn << "x" << t.bk << ", " << t.numWarps()
-           << " warps of " << t.wm << "x" << t.wn;
+        bool tf32 = info->element.isF32();
+        os << (wmma   ? "WMMA m16n16k16"
+               : tf32 ? "mma.sync m16n8k8 tf32 (operands rounded to tf32)"
+                      : "mma.sync m16n8k16")
+           << ", block " << t.bm << "x" << t.bn << "x" << t.bk << ", "
+           << t.numWarps() << " warps of " << t.wm << "x" << t.wn;
         if (!wmma)
-          os << ", " << t.stages << "-stage cp.async pipeline, ldmatrix";
+          os << ", " << t.stages << "-stage cp.async pipeline"
+             << (tf32 ? "" : ", ldmatrix");
         if (hopper)
           os << " (not wgmma: " << whyNotWgmma << ")";
       }
@@ -299,20 +319,23 @@ struct ConvertLinalgToTensorCoresPass
     info.element = aType.getElementType();
     if (bType.getElementType() != info.element)
       return fail("its operands have different element types");
-    if (!info.element.isF16() && !info.element.isBF16())
-      return fail(Twine("its operands are ") +
-                  (info.element.isF32() ? "f32 (Tensor Cores take f16 and "
-                                          "bf16; tf32 is not generated)"
-                                        : "not f16 or bf16"));
+    if (info.element.isF32() && !tf32)
+      return fail("its operands are f32 (Tensor Cores take f16 and bf16; "
+                  "tf32=1 opts into rounding f32 operands to tf32)");
+    if (!info.element.isF16() && !info.element.isBF16() &&
+        !info.element.isF32())
+      return fail("its operands are not f16, bf16 or f32");
     if (!cType.getElementType().isF32())
       return fail("it does not accumulate in f32 (mpt.matmul needs acc(f32))");
-    if (info.element.isBF16() && sm < 80)
-      return fail("bf16 Tensor Core instructions need sm_80 or later");
-    int64_t nMultiple = sm < 80 ? 16 : 8;
-    if (info.m % 16 || info.k % 16 || info.n % nMultiple)
+    if ((info.element.isBF16() || info.element.isF32()) && sm < 80)
+      return fail(Twine(info.element.isF32() ? "tf32" : "bf16") +
+                  " Tensor Core instructions need sm_80 or later");
+    int64_t nMultiple = sm < 80 ? 16 : 8, kMultiple = fragmentK(info.element);
+    if (info.m % 16 || info.k % kMultiple || info.n % nMultiple)
       return fail("M x N x K = " + Twine(info.m) + "x" + Twine(info.n) + "x" +
                   Twine(info.k) + " is not a multiple of 16x" +
-                  Twine(nMultiple) + "x16 (mpt-pad-for-tensor-cores pads it)");
+                  Twine(nMultiple) + "x" + Twine(kMultiple) +
+                  " (mpt-pad-for-tensor-cores pads it)");
     return info;
   }
 
@@ -330,7 +353,7 @@ struct ConvertLinalgToTensorCoresPass
       t.bn =
           largestDivisor(info.n, wmma ? ArrayRef<int64_t>{128, 64, 32, 16}
                                       : ArrayRef<int64_t>{128, 64, 32, 16, 8});
-      t.bk = largestDivisor(info.k, {32, 16});
+      t.bk = largestDivisor(info.k, {32, 16, 8});
     }
     if (!warpTile.empty()) {
       SmallVector<int64_t> s = *parseSizes(warpTile, 2);
@@ -350,18 +373,21 @@ struct ConvertLinalgToTensorCoresPass
       return fail("the block tile " + Twine(t.bm) + "x" + Twine(t.bn) + "x" +
                   Twine(t.bk) + " does not divide " + Twine(info.m) + "x" +
                   Twine(info.n) + "x" + Twine(info.k));
-    if (t.bk % 16 || t.bm % t.wm || t.bn % t.wn || t.wm % 16 || t.wn % fragN)
+    int64_t fragK = fragmentK(info.element);
+    if (t.bk % fragK || t.bm % t.wm || t.bn % t.wn || t.wm % 16 || t.wn % fragN)
       return fail("the warp tile " + Twine(t.wm) + "x" + Twine(t.wn) +
                   " does not divide the block tile " + Twine(t.bm) + "x" +
                   Twine(t.bn) + " into " + Twine(16) + "x" + Twine(fragN) +
-                  " fragments (and BK must be a multiple of 16)");
+                  " fragments (and BK must be a multiple of " + Twine(fragK) +
+                  ")");
     if (t.numWarps() * 32 > 1024)
       return fail("the tiles need " + Twine(t.numWarps()) +
                   " warps; a block has at most 32");
     if (!wmma) {
       if (stages > 0)
         t.stages = stages;
-      int64_t bytes = mmaSyncSharedBytes(t), most = maxSharedBytes(sm);
+      int64_t bytes = mmaSyncSharedBytes(t, info.element),
+              most = maxSharedBytes(sm);
       if (bytes > most)
         return fail("the tiles with " + Twine(t.stages) + " stages need " +
                     Twine(bytes) + " bytes of shared memory; " + chip +
@@ -447,15 +473,40 @@ struct ConvertLinalgToTensorCoresPass
   // mma.sync (sm_80 and later)
   //===--------------------------------------------------------------------===//
 
-  /// One m16n8k16 product: nvgpu.mma.sync for f16; for bf16 (which
-  /// nvgpu.mma.sync does not lower in MLIR 22), nvvm.mma.sync on the
-  /// fragments' registers.
+  /// nvvm.mma.sync on registers: `a` and `b` are the i32 words of the
+  /// fragments, `acc` the 2x2 f32 accumulator.
+  static Value mmaOnRegisters(OpBuilder &b, Location loc, ValueRange a,
+                              ValueRange bv, Value acc, NVVM::MMATypes type,
+                              int64_t k) {
+    Type f32 = b.getF32Type();
+    SmallVector<Value> c;
+    for (int64_t i = 0; i < 2; ++i)
+      for (int64_t j = 0; j < 2; ++j)
+        c.push_back(
+            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j}));
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+    Value d = NVVM::MmaOp::create(
+        b, loc, structType, a, bv, c, {16, 8, static_cast<int>(k)},
+        std::nullopt, std::nullopt, std::array<NVVM::MMATypes, 2>{type, type},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    SmallVector<Value> elems;
+    for (int64_t i = 0; i < 4; ++i)
+      elems.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+    return vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
+                                          elems);
+  }
+
+  /// One m16n8k16 product of `ldmatrix` fragments: nvgpu.mma.sync for f16;
+  /// for bf16 (which nvgpu.mma.sync does not lower in MLIR 22),
+  /// nvvm.mma.sync on the fragments' registers.
   static Value mma(OpBuilder &b, Location loc, Value a, Value bv, Value acc,
                    Type element) {
     if (element.isF16())
       return nvgpu::MmaSyncOp::create(b, loc, a, bv, acc,
                                       ArrayRef<int64_t>{16, 8, 16});
-    Type i32 = b.getI32Type(), f32 = b.getF32Type();
+    Type i32 = b.getI32Type();
     auto registers = [&](Value frag, int64_t n) {
       SmallVector<Value> regs;
       for (int64_t i = 0; i < n; ++i) {
@@ -466,25 +517,47 @@ struct ConvertLinalgToTensorCoresPass
       }
       return regs;
     };
-    SmallVector<Value> c;
-    for (int64_t i = 0; i < 2; ++i)
-      for (int64_t j = 0; j < 2; ++j)
-        c.push_back(
-            vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j}));
-    auto structType =
-        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-    Value d = NVVM::MmaOp::create(
-        b, loc, structType, registers(a, 4), registers(bv, 2), c, {16, 8, 16},
-        std::nullopt, std::nullopt,
-        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
-                                      NVVM::MMATypes::bf16},
-        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                       NVVM::MMALayout::col});
-    SmallVector<Value> elems;
-    for (int64_t i = 0; i < 4; ++i)
-      elems.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
-    return vector::FromElementsOp::create(b, loc, VectorType::get({2, 2}, f32),
-                                          elems);
+    return mmaOnRegisters(b, loc, registers(a, 4), registers(bv, 2), acc,
+                          NVVM::MMATypes::bf16, 16);
+  }
+
+  /// The m16n8k8 tf32 products of one K tile in shared memory (`as`, `bs`
+  /// at stage `buf`) into the warp's accumulators. The fragments are loaded
+  /// one f32 per register (`ldmatrix` moves 16-bit elements and cannot
+  /// transpose B's 32-bit ones) and rounded to tf32 (cvt.rna): A holds rows
+  /// lane/4 (+8) and columns lane%4 (+4), B rows lane%4 (+4) and column
+  /// lane/4.
+  static void mmaTf32(OpBuilder &b, Location loc, Value as, Value bs, Value buf,
+                      Value lane, Value warpRow, Value warpCol, const Tiles &t,
+                      SmallVector<Value> &accs) {
+    IndexMath m{b, loc};
+    int64_t fm = t.wm / 16, fn = t.wn / 8;
+    Value group = m.div(lane, 4), inGroup = m.rem(lane, 4);
+    auto tf32 = [&](Value tile, Value row, Value col) {
+      Value v = memref::LoadOp::create(b, loc, tile, ValueRange{buf, row, col});
+      return NVVM::ConvertFloatToTF32Op::create(b, loc, b.getI32Type(), v,
+                                                NVVM::FPRoundingMode::RNA)
+          .getResult();
+    };
+    for (int64_t kk = 0; kk < t.bk; kk += 8) {
+      SmallVector<SmallVector<Value, 4>> aRegs(fm), bRegs(fn);
+      Value col = m.add(inGroup, kk);
+      for (int64_t i = 0; i < fm; ++i) {
+        Value row = m.add(m.add(warpRow, i * 16), group);
+        aRegs[i] = {tf32(as, row, col), tf32(as, m.add(row, 8), col),
+                    tf32(as, row, m.add(col, 4)),
+                    tf32(as, m.add(row, 8), m.add(col, 4))};
+      }
+      for (int64_t j = 0; j < fn; ++j) {
+        Value n = m.add(m.add(warpCol, j * 8), group);
+        bRegs[j] = {tf32(bs, col, n), tf32(bs, m.add(col, 4), n)};
+      }
+      for (int64_t i = 0; i < fm; ++i)
+        for (int64_t j = 0; j < fn; ++j)
+          accs[i * fn + j] =
+              mmaOnRegisters(b, loc, aRegs[i], bRegs[j], accs[i * fn + j],
+                             NVVM::MMATypes::tf32, 8);
+    }
   }
 
   /// With `out`, the accumulators start at zero and the kernel stores them
@@ -495,15 +568,18 @@ struct ConvertLinalgToTensorCoresPass
     MLIRContext *ctx = outer.getContext();
     Attribute shared =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    const int64_t pad = 8, chunk = 8; // elements; 16 bytes
-    auto aShared = MemRefType::get({t.stages, t.bm, t.bk + pad}, info.element,
+    bool tf32 = info.element.isF32();
+    const int64_t bytes = info.element.getIntOrFloatBitWidth() / 8;
+    const int64_t chunk = 16 / bytes; // elements per 16-byte copy
+    auto [padA, padB] = sharedPads(info.element);
+    auto aShared = MemRefType::get({t.stages, t.bm, t.bk + padA}, info.element,
                                    MemRefLayoutAttrInterface(), shared);
-    auto bShared = MemRefType::get({t.stages, t.bk, t.bn + pad}, info.element,
+    auto bShared = MemRefType::get({t.stages, t.bk, t.bn + padB}, info.element,
                                    MemRefLayoutAttrInterface(), shared);
     // The stages in dynamic shared memory (more than the 48 KiB of static
     // shared memory when the pipeline is deep): A's, then B's.
     gpu::LaunchOp launch =
-        createLaunch(outer, loc, info, t, mmaSyncSharedBytes(t));
+        createLaunch(outer, loc, info, t, mmaSyncSharedBytes(t, info.element));
     OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
     IndexMath im{b, loc};
     Value dynamic = gpu::DynamicSharedMemoryOp::create(
@@ -513,7 +589,7 @@ struct ConvertLinalgToTensorCoresPass
     Value as =
         memref::ViewOp::create(b, loc, aShared, dynamic, im.c(0), ValueRange());
     Value bs = memref::ViewOp::create(b, loc, bShared, dynamic,
-                                      im.c(aShared.getNumElements() * 2),
+                                      im.c(aShared.getNumElements() * bytes),
                                       ValueRange());
     int64_t threads = t.numWarps() * 32;
     Value tx = launch.getThreadIds().x;
@@ -618,10 +694,12 @@ struct ConvertLinalgToTensorCoresPass
       gpu::BarrierOp::create(lb, loc);
       Value buf = lm.rem(kt, t.stages);
       SmallVector<Value> current(loop.getRegionIterArgs());
+      if (tf32)
+        mmaTf32(lb, loc, as, bs, buf, lane, warpRow, warpCol, t, current);
       Value ldRow = lm.rem(lane, 16), ldCol = lm.mul(lm.div(lane, 16), 8);
       auto aFragType = VectorType::get({4, 2}, info.element);
       auto bFragType = VectorType::get({2, 2}, info.element);
-      for (int64_t kk = 0; kk < t.bk / 16; ++kk) {
+      for (int64_t kk = 0; kk < (tf32 ? 0 : t.bk / 16); ++kk) {
         SmallVector<Value> aFrags, bFrags;
         for (int64_t i = 0; i < fm; ++i)
           aFrags.push_back(nvgpu::LdMatrixOp::create(

@@ -73,6 +73,8 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     reason = why.str();
     return std::nullopt;
   };
+  if (info.element.isF32())
+    return fail("tf32 wgmma reads B only K-major, and B is N-major here");
   if (info.m % 64 || info.n % 64 || info.k % kWgmmaBlockK)
     return fail("M x N x K = " + Twine(info.m) + "x" + Twine(info.n) + "x" +
                 Twine(info.k) +

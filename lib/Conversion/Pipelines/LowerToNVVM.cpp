@@ -76,7 +76,9 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
   parseInto(pm, kFuse);
   // Low-precision convolutions become im2col and a matmul (Tensor Cores),
   // after elementwise fusion, which would fuse the im2col back.
-  pm.addNestedPass<func::FuncOp>(createConvToGemm());
+  ConvToGemmOptions convs;
+  convs.tf32 = options.tf32;
+  pm.addNestedPass<func::FuncOp>(createConvToGemm(convs));
   // Whole-tensor reductions (loss, norms, the inf/NaN check) as parallel
   // partial results, rather than one thread for the whole tensor.
   pm.addNestedPass<func::FuncOp>(createSplitReductions());
@@ -86,6 +88,7 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
   tc.blockTile = options.blockTile;
   tc.warpTile = options.warpTile;
   tc.stages = options.stages;
+  tc.tf32 = options.tf32;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
