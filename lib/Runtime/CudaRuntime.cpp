@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -151,22 +152,71 @@ MPT_RUNTIME_EXPORT void mgpuEventRecord(CUevent event, CUstream stream) {
   CHECK(cuEventRecord(event, stream));
 }
 
-/// Device memory, or managed memory when `isHostShared`.
-MPT_RUNTIME_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/,
+namespace {
+/// Managed allocations (freed with cuMemFree, not into the pool).
+std::mutex managedMutex;
+std::set<CUdeviceptr> managed;
+
+/// Whether the default device allocates from its stream-ordered pool, set
+/// up once to keep freed memory for reuse rather than return it to the OS.
+bool usePool() {
+  static bool pooled = [] {
+    CUdevice device = 0;
+    int supported = 0;
+    CHECK(cuDeviceGet(&device, defaultDevice));
+    CHECK(cuDeviceGetAttribute(
+        &supported, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, device));
+    if (!supported)
+      return false;
+    CUmemoryPool pool = nullptr;
+    CHECK(cuDeviceGetDefaultMemPool(&pool, device));
+    cuuint64_t keep = ~cuuint64_t(0);
+    CHECK(
+        cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
+    return true;
+  }();
+  return pooled;
+}
+} // namespace
+
+/// Device memory, in stream order from the device's memory pool where the
+/// device has one: the temporaries of a step are allocated and freed at
+/// every call, and cuMemAlloc/cuMemFree would synchronize the device each
+/// time. Managed memory when `isHostShared`.
+MPT_RUNTIME_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
                                       bool isHostShared) {
   ScopedContext context;
   CUdeviceptr ptr = 0;
   if (sizeBytes == 0)
     return nullptr;
-  if (isHostShared)
+  if (isHostShared) {
     CHECK(cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL));
-  else
+    std::lock_guard<std::mutex> lock(managedMutex);
+    managed.insert(ptr);
+  } else if (usePool()) {
+    CHECK(cuMemAllocAsync(&ptr, sizeBytes, stream));
+  } else {
     CHECK(cuMemAlloc(&ptr, sizeBytes));
+  }
   return reinterpret_cast<void *>(ptr);
 }
 
-MPT_RUNTIME_EXPORT void mgpuMemFree(void *ptr, CUstream /*stream*/) {
-  CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+MPT_RUNTIME_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
+  ScopedContext context;
+  auto device = reinterpret_cast<CUdeviceptr>(ptr);
+  if (!device)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(managedMutex);
+    if (managed.erase(device)) {
+      CHECK(cuMemFree(device));
+      return;
+    }
+  }
+  if (usePool())
+    CHECK(cuMemFreeAsync(device, stream));
+  else
+    CHECK(cuMemFree(device));
 }
 
 MPT_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,

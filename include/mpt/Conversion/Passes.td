@@ -57,9 +57,14 @@ def ConvertLinalgToTensorCores
       the remark says why. `warp-tile` does not apply.
 
     With mma.sync and wgmma, when the matmul writes a zero-filled f32
-    temporary that is only rounded to a narrower type afterwards (what
-    `mpt.matmul acc(f32)` lowers to), the kernel starts from zero and stores
-    the rounded values itself: no fill, no temporary, no rounding kernel.
+    temporary (what `mpt.matmul acc(f32)` lowers to) that an elementwise
+    `linalg.generic` then reads (the rounding to f16/bf16, and whatever
+    elementwise fusion put with it: bias, activation, residual), the kernel
+    starts from zero and evaluates that generic on its results in its
+    epilogue: no fill, no temporary, no kernel of its own. The generic's
+    other inputs are read through dimension maps (a bias by column); it must
+    compute the same where the matmul is (no op in between writes what it
+    reads or touches what it writes) and must not write A or B.
 
     Block tile (`BM x BN x BK`) and warp tile (`WM x WN`) of WMMA and mma.sync
     are chosen from the shape (the largest power of two up to 128 x 128 x 32

@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <optional>
 #include <string>
 
@@ -62,6 +64,42 @@ inline llvm::SmallVector<mlir::Value> at(mlir::Value batch, mlir::Value row,
 }
 
 //===----------------------------------------------------------------------===//
+// Epilogues
+//===----------------------------------------------------------------------===//
+
+/// How a kernel stores its f32 results: `values` (vector<W x f32>) are the
+/// results at (batch, row, col .. col + W - 1); `batch` is null without one.
+using StoreFn = llvm::function_ref<void(mlir::OpBuilder &, mlir::Value values,
+                                        mlir::Value batch, mlir::Value row,
+                                        mlir::Value col)>;
+
+/// The elementwise linalg.generic that reads a matmul's zero-filled f32
+/// temporary right after it (the rounding to f16/bf16 and whatever
+/// elementwise ops fusion put with it): the kernel starts from zero and
+/// evaluates the generic on its results (MatmulEpilogue.cpp).
+struct FusedEpilogue {
+  mlir::Operation *fill = nullptr;    // zero fill (or copy of zeros)
+  mlir::Operation *generic = nullptr; // the elementwise linalg.generic
+  unsigned accInput = 0;              // its operand that is the temporary
+  mlir::Value out;                    // its output
+
+  /// Moves what the kernel needs (the output buffer) before `matmul`.
+  void prepare(mlir::Operation *matmul) const;
+  /// Evaluates the generic on `values` and stores the result (a StoreFn).
+  void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values,
+             mlir::Value batch, mlir::Value row, mlir::Value col) const;
+  /// "fused rounding to f16" or "fused epilogue (truncf addf ...) into f16".
+  std::string describe() const;
+  /// Erases the fill, the generic and, unless it is the output, the
+  /// temporary `acc`.
+  void erase(mlir::Value acc) const;
+};
+
+/// The epilogue of `matmul` into the temporary `acc`, if it has one.
+std::optional<FusedEpilogue> findFusedEpilogue(mlir::Operation *matmul,
+                                               mlir::Value acc);
+
+//===----------------------------------------------------------------------===//
 // wgmma + TMA (sm_90a)
 //===----------------------------------------------------------------------===//
 
@@ -85,12 +123,11 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                                            int64_t stages, std::string &reason);
 
 /// Replaces nothing: builds, at `outer`'s insertion point, the TMA
-/// descriptors and the gpu.launch of the wgmma kernel for `info`. With
-/// `out`, the kernel starts from zero and stores the products rounded to
-/// `out`'s element type into `out`; otherwise it adds them to C.
+/// descriptors and the gpu.launch of the wgmma kernel for `info`. The
+/// accumulators start from zero; `store` gets them four columns at a time.
 void buildWgmmaKernel(mlir::OpBuilder &outer, mlir::Location loc,
                       const MatmulInfo &info, const WgmmaTiles &tiles,
-                      mlir::Value out);
+                      StoreFn store);
 
 /// "AxBxC" -> {A, B, C}.
 std::optional<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text,

@@ -68,59 +68,6 @@ int64_t largestDivisor(int64_t n, ArrayRef<int64_t> candidates) {
   return 0;
 }
 
-/// A matmul into a zero-filled f32 temporary that is then only rounded to a
-/// narrower type: the kernel can start from zero and store the rounded
-/// values itself.
-struct Epilogue {
-  linalg::FillOp fill;
-  linalg::GenericOp round;
-  Value out;
-};
-
-std::optional<Epilogue> findEpilogue(linalg::LinalgOp matmul, Value acc) {
-  auto alloc = acc.getDefiningOp<memref::AllocOp>();
-  if (!alloc || alloc->getBlock() != matmul->getBlock())
-    return std::nullopt;
-  Epilogue e;
-  for (Operation *user : acc.getUsers()) {
-    if (user == matmul.getOperation() || isa<memref::DeallocOp>(user))
-      continue;
-    if (auto fill = dyn_cast<linalg::FillOp>(user)) {
-      APFloat zero(0.0);
-      if (e.fill || !fill->isBeforeInBlock(matmul) ||
-          !matchPattern(fill.getInputs()[0], m_ConstantFloat(&zero)) ||
-          !zero.isZero())
-        return std::nullopt;
-      e.fill = fill;
-      continue;
-    }
-    auto generic = dyn_cast<linalg::GenericOp>(user);
-    if (!generic || e.round || matmul->getBlock() != generic->getBlock() ||
-        generic->isBeforeInBlock(matmul) || generic.getNumDpsInputs() != 1 ||
-        generic.getNumDpsInits() != 1 || generic.getInputs()[0] != acc ||
-        !llvm::all_of(generic.getIndexingMapsArray(),
-                      [](AffineMap m) { return m.isIdentity(); }))
-      return std::nullopt;
-    Block &body = generic.getRegion().front();
-    auto trunc = dyn_cast<arith::TruncFOp>(&body.front());
-    auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-    if (body.getOperations().size() != 2 || !trunc || !yield ||
-        trunc.getIn() != body.getArgument(0) ||
-        yield.getOperand(0) != trunc.getResult())
-      return std::nullopt;
-    e.round = generic;
-    e.out = generic.getOutputs()[0];
-  }
-  // No op between the fill and the matmul, nor between the matmul and the
-  // rounding, may touch the temporary (only these ops use it).
-  if (!e.fill || !e.round)
-    return std::nullopt;
-  if (Operation *def = e.out.getDefiningOp();
-      def && !def->isBeforeInBlock(matmul))
-    return std::nullopt;
-  return e;
-}
-
 /// The most shared memory a block can opt into.
 int64_t maxSharedBytes(int sm) {
   if (sm >= 90)
@@ -208,10 +155,9 @@ struct ConvertLinalgToTensorCoresPass
         continue;
       }
       bool wmma = *sm < 80;
-      std::optional<Epilogue> epilogue;
+      std::optional<FusedEpilogue> epilogue;
       if (!wmma)
-        epilogue = findEpilogue(op, info->c);
-      Value out = epilogue ? epilogue->out : Value();
+        epilogue = findFusedEpilogue(op, info->c);
       std::string whyNotWgmma;
       std::optional<WgmmaTiles> hopperTiles;
       if (hopper)
@@ -226,12 +172,35 @@ struct ConvertLinalgToTensorCoresPass
           continue;
         }
       }
+      if (epilogue)
+        epilogue->prepare(op);
       OpBuilder b(op);
+      Location loc = op.getLoc();
+      // The kernels' stores: through the fused epilogue, or into C (added to
+      // it, for the wgmma kernel, whose accumulators start from zero).
+      auto storeFused = [&](OpBuilder &sb, Value values, Value batch, Value row,
+                            Value col) {
+        epilogue->store(sb, loc, values, batch, row, col);
+      };
+      auto storeC = [&](OpBuilder &sb, Value values, Value batch, Value row,
+                        Value col) {
+        SmallVector<Value> index = at(batch, row, col);
+        int64_t bytes = 4 * cast<VectorType>(values.getType()).getNumElements();
+        if (hopperTiles)
+          values = arith::AddFOp::create(
+              sb, loc,
+              vector::LoadOp::create(sb, loc, values.getType(), info->c, index,
+                                     /*nontemporal=*/false, llvm::Align(bytes)),
+              values);
+        vector::StoreOp::create(sb, loc, values, info->c, index,
+                                /*nontemporal=*/false, llvm::Align(bytes));
+      };
+      StoreFn store = epilogue ? StoreFn(storeFused) : StoreFn(storeC);
       std::string kernel;
       llvm::raw_string_ostream os(kernel);
       if (hopperTiles) {
         const WgmmaTiles &t = *hopperTiles;
-        buildWgmmaKernel(b, op.getLoc(), *info, t, out);
+        buildWgmmaKernel(b, loc, *info, t, store);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
            << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
@@ -241,9 +210,10 @@ struct ConvertLinalgToTensorCoresPass
       } else {
         const Tiles &t = *tiles;
         if (wmma)
-          buildWmmaKernel(b, op.getLoc(), *info, t);
+          buildWmmaKernel(b, loc, *info, t);
         else
-          buildMmaSyncKernel(b, op.getLoc(), *info, t, out);
+          buildMmaSyncKernel(b, loc, *info, t,
+                             /*fromZero=*/epilogue.has_value(), store);
         bool tf32 = info->element.isF32();
         os << (wmma   ? "WMMA m16n16k16"
                : tf32 ? "mma.sync m16n8k8 tf32 (operands rounded to tf32)"
@@ -257,28 +227,18 @@ struct ConvertLinalgToTensorCoresPass
           os << " (not wgmma: " << whyNotWgmma << ")";
       }
       if (epilogue)
-        os << ", fused rounding to "
-           << cast<MemRefType>(epilogue->out.getType()).getElementType();
+        os << ", " << epilogue->describe();
       op.emitRemark() << "matmul " << info->m << "x" << info->n << "x"
                       << info->k
                       << (info->batch
                               ? " (batch " + std::to_string(info->batch) + ")"
                               : std::string())
                       << " on Tensor Cores: " << kernel;
-      Operation *accDef = info->c.getDefiningOp();
       op->erase();
-      if (epilogue) {
-        // The kernel starts from zero and stores the rounded values: the
-        // fill, the rounding and the temporary go.
-        epilogue->fill->erase();
-        epilogue->round->erase();
-        for (Operation *user :
-             llvm::make_early_inc_range(accDef->getResult(0).getUsers()))
-          if (isa<memref::DeallocOp>(user))
-            user->erase();
-        if (accDef->use_empty())
-          accDef->erase();
-      }
+      // The kernel starts from zero and stores the epilogue's results: the
+      // fill, the generic and the temporary go.
+      if (epilogue)
+        epilogue->erase(info->c);
     }
   }
 
@@ -560,11 +520,11 @@ struct ConvertLinalgToTensorCoresPass
     }
   }
 
-  /// With `out`, the accumulators start at zero and the kernel stores them
-  /// rounded to `out`'s element type into `out` (C is not read or written).
+  /// With `fromZero`, the accumulators start at zero (C is not read);
+  /// otherwise from C. `store` gets them two columns at a time.
   void buildMmaSyncKernel(OpBuilder &outer, Location loc,
-                          const MatmulInfo &info, const Tiles &t,
-                          Value out = Value()) {
+                          const MatmulInfo &info, const Tiles &t, bool fromZero,
+                          StoreFn store) {
     MLIRContext *ctx = outer.getContext();
     Attribute shared =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -620,7 +580,7 @@ struct ConvertLinalgToTensorCoresPass
     for (int64_t i = 0; i < fm; ++i)
       for (int64_t j = 0; j < fn; ++j) {
         Value acc = zero;
-        for (int64_t half = 0; half < 2 && !out; ++half) {
+        for (int64_t half = 0; half < 2 && !fromZero; ++half) {
           Value v = vector::LoadOp::create(
               b, loc, pairType, info.c, accIndex(im, i, j, half),
               /*nontemporal=*/false, llvm::Align(8));
@@ -730,18 +690,8 @@ struct ConvertLinalgToTensorCoresPass
         for (int64_t half = 0; half < 2; ++half) {
           Value v = vector::ExtractOp::create(b, loc,
                                               loop.getResult(i * fn + j), half);
-          if (!out) {
-            vector::StoreOp::create(b, loc, v, info.c, accIndex(im, i, j, half),
-                                    /*nontemporal=*/false, llvm::Align(8));
-            continue;
-          }
-          Type element = cast<MemRefType>(out.getType()).getElementType();
-          Value rounded =
-              arith::TruncFOp::create(b, loc, VectorType::get({2}, element), v);
-          // Two 16-bit values at an even column: one aligned 32-bit store.
-          vector::StoreOp::create(b, loc, rounded, out,
-                                  accIndex(im, i, j, half),
-                                  /*nontemporal=*/false, llvm::Align(4));
+          SmallVector<Value> index = accIndex(im, i, j, half);
+          store(b, v, batch, index[index.size() - 2], index.back());
         }
     gpu::TerminatorOp::create(b, loc);
   }

@@ -20,9 +20,9 @@
 // this one overlap.
 //
 // Epilogue: the accumulators go to shared memory (rows padded by 4 floats
-// against bank conflicts), then every thread moves 16-byte rows of four to
-// global memory, rounded to f16/bf16 when the matmul only feeds a rounding
-// (fused), added to C otherwise.
+// against bank conflicts), then every thread hands rows of four to the
+// store function (coalesced): the fused epilogue (rounding to f16/bf16 and
+// the elementwise ops after it), or an addition to C.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,7 +125,7 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
 }
 
 void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
-                      const WgmmaTiles &t, Value out) {
+                      const WgmmaTiles &t, StoreFn store) {
   MLIRContext *ctx = outer.getContext();
   Attribute shared =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -340,21 +340,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     Value v =
         vector::LoadOp::create(cb, loc, quad, staging, ValueRange{row, col},
                                /*nontemporal=*/false, llvm::Align(16));
-    SmallVector<Value> index =
-        at(batch, cm.add(mBase, row), cm.add(nBase, col));
-    if (out) {
-      Type narrow = cast<MemRefType>(out.getType()).getElementType();
-      Value rounded =
-          arith::TruncFOp::create(cb, loc, VectorType::get({4}, narrow), v);
-      vector::StoreOp::create(cb, loc, rounded, out, index,
-                              /*nontemporal=*/false, llvm::Align(8));
-    } else {
-      Value c = vector::LoadOp::create(cb, loc, quad, info.c, index,
-                                       /*nontemporal=*/false, llvm::Align(16));
-      vector::StoreOp::create(cb, loc, arith::AddFOp::create(cb, loc, c, v),
-                              info.c, index, /*nontemporal=*/false,
-                              llvm::Align(16));
-    }
+    store(cb, v, batch, cm.add(mBase, row), cm.add(nBase, col));
   }
   gpu::TerminatorOp::create(b, loc);
 }

@@ -1,0 +1,337 @@
+//===- MatmulEpilogue.cpp - elementwise ops fused into Tensor Core kernels ===//
+//
+// After bufferization and elementwise fusion, a low-precision matmul is a
+// zero fill of an f32 temporary, the matmul into it, and one elementwise
+// linalg.generic that reads the temporary: the rounding to f16/bf16, fused
+// with whatever elementwise ops followed (bias, activation, residual). The
+// Tensor Core kernels evaluate that generic on their f32 results in
+// registers and store its output: the temporary, the fill and the generic's
+// own kernel go.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreKernels.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace mpt::tc {
+
+namespace {
+/// Whether the body op can be evaluated in the kernel's epilogue: an
+/// elementwise op without regions or memory effects.
+bool fusable(Operation *op) {
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         (OpTrait::hasElementwiseMappableTraits(op) ||
+          op->hasTrait<OpTrait::ConstantLike>());
+}
+/// Whether `fill` fills with zero.
+bool fillsZero(linalg::FillOp fill) {
+  APFloat zero(0.0);
+  return matchPattern(fill.getInputs()[0], m_ConstantFloat(&zero)) &&
+         zero.isZero();
+}
+
+/// Whether `copy` copies zeros: from a buffer whose last write before the
+/// copy is a zero fill (bufferization's copy of a zero tensor that several
+/// matmuls start from; what the buffer holds after the copy does not
+/// matter).
+bool copiesZeros(memref::CopyOp copy) {
+  // A buffer of this block (an allocation or an argument): all its users
+  // are in sight.
+  Value source = copy.getSource();
+  Block *block = copy->getBlock();
+  auto alloc = source.getDefiningOp<memref::AllocOp>();
+  auto argument = dyn_cast<BlockArgument>(source);
+  if (!(alloc && alloc->getBlock() == block) &&
+      !(argument && argument.getOwner() == block))
+    return false;
+  linalg::FillOp last;
+  for (Operation *user : source.getUsers()) {
+    if (user->getBlock() != block)
+      return false;
+    if (user == copy.getOperation() || copy->isBeforeInBlock(user))
+      continue;
+    if (auto fill = dyn_cast<linalg::FillOp>(user)) {
+      if (!last || last->isBeforeInBlock(fill))
+        last = fill;
+      continue;
+    }
+    // Before the copy, the buffer is only read (copied from).
+    auto read = dyn_cast<memref::CopyOp>(user);
+    if (!read || read.getSource() != source)
+      return false;
+  }
+  return last && fillsZero(last);
+}
+/// The buffer `v` is a view of.
+Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether `generic` computes the same where `matmul` is: no op in between
+/// writes what it reads, or reads or writes what it writes. Distinct
+/// allocations and function arguments are taken not to alias (as
+/// bufferization does).
+bool canRunAt(linalg::GenericOp generic, Operation *matmul) {
+  llvm::SmallPtrSet<Value, 4> inputs, outputs;
+  for (Value input : generic.getDpsInputs())
+    inputs.insert(rootBuffer(input));
+  outputs.insert(rootBuffer(generic.getDpsInits()[0]));
+  for (Operation *op = matmul->getNextNode(); op != generic.getOperation();
+       op = op->getNextNode()) {
+    if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
+      continue;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects || op->getNumRegions())
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &effect : list) {
+      if (isa<MemoryEffects::Allocate>(effect.getEffect()))
+        continue;
+      Value value = effect.getValue();
+      if (!value)
+        return false;
+      Value root = rootBuffer(value);
+      if (outputs.contains(root) ||
+          (!isa<MemoryEffects::Read>(effect.getEffect()) &&
+           inputs.contains(root)))
+        return false;
+    }
+  }
+  return true;
+}
+} // namespace
+
+std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
+  auto alloc = acc.getDefiningOp<memref::AllocOp>();
+  Block *block = matmul->getBlock();
+  if (!alloc || alloc->getBlock() != block)
+    return std::nullopt;
+  auto accType = cast<MemRefType>(acc.getType());
+  FusedEpilogue e;
+  // The first generic after the matmul that reads the temporary.
+  linalg::GenericOp generic;
+  for (Operation *op = matmul->getNextNode(); op && !generic;
+       op = op->getNextNode())
+    if (auto g = dyn_cast<linalg::GenericOp>(op);
+        g && llvm::is_contained(g->getOperands(), acc))
+      generic = g;
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      generic.getNumLoops() != static_cast<unsigned>(accType.getRank()))
+    return std::nullopt;
+  // The temporary is read once, element for element; the other inputs
+  // through dimensions only (bias: (i, j) -> (j)); the output is written
+  // element for element and not read.
+  std::optional<unsigned> accInput;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    if (input->get() == acc) {
+      if (accInput || !map.isIdentity())
+        return std::nullopt;
+      accInput = input->getOperandNumber();
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(input->get().getType());
+    if (!type || !map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return std::nullopt;
+  }
+  OpOperand *init = generic.getDpsInitOperand(0);
+  auto outType = dyn_cast<MemRefType>(init->get().getType());
+  if (!accInput || !outType || outType.getShape() != accType.getShape() ||
+      !outType.getLayout().isIdentity() ||
+      !generic.getMatchingIndexingMap(init).isIdentity() ||
+      !generic.getMatchingBlockArgument(init).use_empty())
+    return std::nullopt;
+  Block &body = generic.getRegion().front();
+  for (Operation &op : body.without_terminator())
+    if (!fusable(&op))
+      return std::nullopt;
+  if (!canRunAt(generic, matmul))
+    return std::nullopt;
+  // Blocks store results while others still read A and B: the output must
+  // not be either.
+  Value outRoot = rootBuffer(init->get());
+  for (Value operand : matmul->getOperands())
+    if (operand != acc && rootBuffer(operand) == outRoot)
+      return std::nullopt;
+  // The temporary: filled with zeros (or a copy of zeros) before the matmul
+  // (the kernel starts from zero), read by the generic, otherwise only freed
+  // or, when the generic writes its result back into it, read after the
+  // generic.
+  Value out = init->get();
+  for (Operation *user : acc.getUsers()) {
+    if (user == matmul || user == generic.getOperation() ||
+        isa<memref::DeallocOp>(user))
+      continue;
+    // Nothing else uses the temporary (not even through a view), so
+    // nothing between the zeros and the matmul touches it.
+    auto fill = dyn_cast<linalg::FillOp>(user);
+    auto copy = dyn_cast<memref::CopyOp>(user);
+    if ((fill && fillsZero(fill)) ||
+        (copy && copy.getTarget() == acc && copiesZeros(copy))) {
+      if (e.fill || !user->isBeforeInBlock(matmul))
+        return std::nullopt;
+      e.fill = user;
+      continue;
+    }
+    if (out == acc && user->getBlock() == block &&
+        generic->isBeforeInBlock(user))
+      continue;
+    return std::nullopt;
+  }
+  if (!e.fill)
+    return std::nullopt;
+  e.generic = generic;
+  e.accInput = *accInput;
+  e.out = out;
+  return e;
+}
+
+void FusedEpilogue::prepare(Operation *matmul) const {
+  // The output buffer must exist where the kernel runs.
+  if (Operation *def = out.getDefiningOp();
+      def && def->getBlock() == matmul->getBlock() &&
+      matmul->isBeforeInBlock(def))
+    def->moveBefore(matmul);
+}
+
+std::string FusedEpilogue::describe() const {
+  auto generic = cast<linalg::GenericOp>(this->generic);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  Type element = cast<MemRefType>(out.getType()).getElementType();
+  Block &body = generic.getRegion().front();
+  bool roundOnly = generic.getNumDpsInputs() == 1 &&
+                   body.getOperations().size() == 2 &&
+                   isa<arith::TruncFOp>(body.front());
+  if (roundOnly) {
+    os << "fused rounding to " << element;
+    return text;
+  }
+  // The kinds of ops, in order of first appearance.
+  llvm::SetVector<StringRef> kinds;
+  for (Operation &op : body.without_terminator())
+    kinds.insert(op.getName().stripDialect());
+  os << "fused epilogue (" << llvm::join(kinds, ", ") << ") into " << element;
+  return text;
+}
+
+void FusedEpilogue::erase(Value acc) const {
+  Operation *accDef = acc.getDefiningOp();
+  fill->erase();
+  generic->erase();
+  if (out == acc)
+    return;
+  for (Operation *user : llvm::make_early_inc_range(acc.getUsers()))
+    if (isa<memref::DeallocOp>(user))
+      user->erase();
+  if (accDef->use_empty())
+    accDef->erase();
+}
+
+void FusedEpilogue::store(OpBuilder &b, Location loc, Value values, Value batch,
+                          Value row, Value col) const {
+  auto generic = cast<linalg::GenericOp>(this->generic);
+  auto valuesType = cast<VectorType>(values.getType());
+  int64_t width = valuesType.getNumElements();
+  Block &body = generic.getRegion().front();
+  IndexMath im{b, loc};
+  SmallVector<Value> iv;
+  if (batch)
+    iv.push_back(batch);
+  iv.push_back(row);
+  // Arithmetic runs on vectors of `width` (what the 16-bit conversions
+  // pair up); math functions, which the GPU lowering calls per element,
+  // run on each element.
+  bool vectorize = llvm::all_of(body.without_terminator(), [](Operation &op) {
+    return isa<arith::ArithDialect>(op.getDialect());
+  });
+  auto inputAt = [&](OpOperand *input, int64_t w) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    SmallVector<Value> dims(iv);
+    dims.push_back(im.add(col, w));
+    SmallVector<Value> indices;
+    for (AffineExpr result : map.getResults())
+      indices.push_back(dims[cast<AffineDimExpr>(result).getPosition()]);
+    return memref::LoadOp::create(b, loc, input->get(), indices).getResult();
+  };
+  // Evaluates the body on `args` (one per block argument but the output).
+  auto evaluate = [&](ArrayRef<Value> args, int64_t lanes) {
+    IRMapping map;
+    for (auto [arg, value] : llvm::zip(body.getArguments(), args))
+      map.map(arg, value);
+    auto widen = [&](Type t) -> Type {
+      return lanes == 1 ? t : VectorType::get({lanes}, t);
+    };
+    for (Operation &op : body.without_terminator()) {
+      // Values from outside the body (constants) are broadcast.
+      for (Value operand : op.getOperands())
+        if (!map.contains(operand) && lanes > 1)
+          map.map(operand, vector::BroadcastOp::create(
+                               b, loc, widen(operand.getType()), operand));
+      if (op.hasTrait<OpTrait::ConstantLike>() && lanes > 1) {
+        Operation *scalar = b.clone(op);
+        map.map(op.getResult(0), vector::BroadcastOp::create(
+                                     b, loc, widen(op.getResult(0).getType()),
+                                     scalar->getResult(0)));
+        continue;
+      }
+      Operation *clone = b.clone(op, map);
+      for (OpResult result : clone->getResults())
+        result.setType(widen(result.getType()));
+    }
+    return map.lookup(body.getTerminator()->getOperand(0));
+  };
+  SmallVector<Value> results;
+  if (vectorize) {
+    SmallVector<Value> args;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      if (input->getOperandNumber() == accInput) {
+        args.push_back(values);
+        continue;
+      }
+      SmallVector<Value> elems;
+      for (int64_t w = 0; w < width; ++w)
+        elems.push_back(inputAt(input, w));
+      args.push_back(vector::FromElementsOp::create(
+          b, loc, VectorType::get({width}, elems[0].getType()), elems));
+    }
+    results.push_back(evaluate(args, width));
+  } else {
+    SmallVector<Value> elems;
+    for (int64_t w = 0; w < width; ++w) {
+      SmallVector<Value> args;
+      for (OpOperand *input : generic.getDpsInputOperands())
+        args.push_back(
+            input->getOperandNumber() == accInput
+                ? vector::ExtractOp::create(b, loc, values, w).getResult()
+                : inputAt(input, w));
+      elems.push_back(evaluate(args, 1));
+    }
+    results.push_back(vector::FromElementsOp::create(
+        b, loc, VectorType::get({width}, elems[0].getType()), elems));
+  }
+  Value result = results.front();
+  auto outType = cast<MemRefType>(out.getType());
+  int64_t bytes = outType.getElementTypeBitWidth() / 8;
+  SmallVector<Value> index(iv);
+  index.push_back(col);
+  // `col` is a multiple of `width`, and rows hold a multiple of it.
+  vector::StoreOp::create(b, loc, result, out, index, /*nontemporal=*/false,
+                          llvm::Align(width * bytes));
+}
+
+} // namespace mpt::tc
