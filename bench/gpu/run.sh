@@ -5,22 +5,38 @@
 # and times every function against cuBLAS. Prints the table and writes it to
 # results.txt, with the date and the GPU. `run.sh --build-only` stops after
 # building (what a machine without a GPU can check).
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")"
 nvcc=${NVCC:-nvcc}
 command -v "$nvcc" > /dev/null || nvcc=/usr/local/cuda/bin/nvcc
-"$nvcc" -O2 -std=c++17 -c CudaRuntime.cpp -o runtime.o
+"$nvcc" -O2 -std=c++17 -c CudaRuntime.cpp -o runtime.o || exit 1
 "$nvcc" -O2 -std=c++17 -o gemm_bench gemm_bench.cu runtime.o objects/gemm_*.o \
-  -L/usr/local/cuda/lib64/stubs -lcuda -lcublas
+  -L/usr/local/cuda/lib64/stubs -lcuda -lcublas || exit 1
 "$nvcc" -O2 -std=c++17 -o step_bench step_bench.cu runtime.o objects/step_*.o \
-  -L/usr/local/cuda/lib64/stubs -lcuda
+  -L/usr/local/cuda/lib64/stubs -lcuda || exit 1
 if [ "${1:-}" = "--build-only" ]; then
   echo "built gemm_bench and step_bench"
   exit 0
 fi
+# Each GEMM and each step runs in its own process with a time limit: a
+# kernel that faults or hangs (none of them had run on a GPU when this was
+# written) costs its own line, not the table. The 16-bit GEMMs at 4096^3
+# come first.
+limit=${MPT_BENCH_TIMEOUT:-60}
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
-  ./gemm_bench
-  ./step_bench
+  ./gemm_bench --header
+  for name in $(./gemm_bench --list | grep _4096x4096x4096; ./gemm_bench --list | grep -v _4096x4096x4096); do
+    timeout "$limit" ./gemm_bench "$name" || echo "$name: FAILED (exit $?)"
+  done
+  : > steps.txt
+  for name in $(./step_bench --list); do
+    if line=$(timeout "$limit" ./step_bench "$name"); then
+      echo "$line" | tee -a steps.txt
+    else
+      echo "$name: FAILED (exit $?)"
+    fi
+  done
+  ./step_bench --ratios steps.txt
 } 2>&1 | tee results.txt

@@ -77,14 +77,62 @@ static double stepMs(const StepEntry &s, std::vector<void *> &buffers) {
   return times[times.size() / 2];
 }
 
-int main() {
+/// Prints the fp32 / mixed and tf32 / mixed ratios of `results`.
+static void printRatios(
+    const std::vector<std::pair<std::string, double>> &results) {
+  auto find = [&](const std::string &name) {
+    for (auto &[other, ms] : results)
+      if (other == name)
+        return ms;
+    return -1.0;
+  };
+  for (auto &[name, ms] : results) {
+    if (name.size() < 5 || name.compare(name.size() - 5, 5, "_fp32"))
+      continue;
+    std::string model = name.substr(0, name.size() - 5);
+    double tf32 = find(model + "_tf32"), mixed = find(model + "_mixed");
+    if (mixed <= 0)
+      continue;
+    std::printf("%s: fp32 %.3f ms, mixed %.3f ms, speed-up %.2fx", model.c_str(),
+                ms, mixed, ms / mixed);
+    if (tf32 > 0)
+      std::printf("; fp32 with tf32 matmuls %.3f ms, speed-up %.2fx", tf32,
+                  tf32 / mixed);
+    std::printf("\n");
+  }
+}
+
+/// `step_bench`: every step, then the ratios; `step_bench NAME`: that step
+/// only (run.sh runs each in its own process); `--list`: the names;
+/// `--ratios FILE`: the ratios of the "name ms" lines in FILE.
+int main(int argc, char **argv) {
+  std::string only = argc > 1 ? argv[1] : "";
+  int n = sizeof(kSteps) / sizeof(kSteps[0]);
+  if (only == "--list") {
+    for (int e = 0; e < n; ++e)
+      std::printf("%s\n", kSteps[e].name);
+    return 0;
+  }
+  std::vector<std::pair<std::string, double>> results;
+  if (only == "--ratios") {
+    FILE *f = argc > 2 ? std::fopen(argv[2], "r") : nullptr;
+    char name[256];
+    double ms;
+    while (f && std::fscanf(f, "%255s %lf", name, &ms) == 2)
+      results.push_back({name, ms});
+    if (f)
+      std::fclose(f);
+    printRatios(results);
+    return 0;
+  }
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<float> uniform(-0.05f, 0.05f);
-  int n = sizeof(kSteps) / sizeof(kSteps[0]);
-  std::printf("%-34s %10s\n", "step", "ms/step");
-  std::vector<std::pair<std::string, double>> results;
+  if (only.empty())
+    std::printf("%-34s %10s\n", "step", "ms/step");
   for (int e = 0; e < n; ++e) {
     const StepEntry &s = kSteps[e];
+    if (!only.empty() && only != s.name)
+      continue;
     std::vector<void *> buffers;
     for (int a = 0; a < s.numArgs; ++a) {
       const ArgSpec &arg = s.args[a];
@@ -112,26 +160,9 @@ int main() {
     for (void *d : buffers)
       cudaFree(d);
   }
-  // fp32 (and fp32 with tf32 matmuls) against mixed precision.
-  auto find = [&](const std::string &name) {
-    for (auto &[other, ms] : results)
-      if (other == name)
-        return ms;
-    return -1.0;
-  };
-  for (auto &[name, ms] : results) {
-    if (name.size() < 5 || name.compare(name.size() - 5, 5, "_fp32"))
-      continue;
-    std::string model = name.substr(0, name.size() - 5);
-    double tf32 = find(model + "_tf32"), mixed = find(model + "_mixed");
-    if (mixed <= 0)
-      continue;
-    std::printf("%s: fp32 %.3f ms, mixed %.3f ms, speed-up %.2fx", model.c_str(),
-                ms, mixed, ms / mixed);
-    if (tf32 > 0)
-      std::printf("; fp32 with tf32 matmuls %.3f ms, speed-up %.2fx", tf32,
-                  tf32 / mixed);
-    std::printf("\n");
-  }
-  return 0;
+  if (only.empty())
+    printRatios(results);
+  else if (results.empty())
+    std::fprintf(stderr, "step bench: no step named %s\n", only.c_str());
+  return only.empty() || !results.empty() ? 0 : 1;
 }
