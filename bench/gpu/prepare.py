@@ -34,9 +34,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 
-# (M, N, K): large Tensor Core shapes, non-square ones, a multiple of 16 that
-# is not one of 64 (mma.sync on sm_90a too), and shapes that are not
-# multiples of 16 (SIMT fallback, checked for correctness).
+# (M, N, K): large shapes, non-square ones, and shapes the tiles do not
+# divide (partial tiles at the edges: 2064 = 16 x 129, 1000, 4104).
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (1024, 4096, 4096),
           (4096, 4096, 1024), (2064, 2064, 2064), (1000, 1000, 1000),
           (4104, 4104, 4104)]

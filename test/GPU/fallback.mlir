@@ -5,7 +5,7 @@
 // RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=256x256x64 stages=4" 2>&1 | FileCheck %s --check-prefix=SMEM
 // RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x128x32" 2>&1 | FileCheck %s --check-prefix=TILE90
 
-// CHECK: remark: matmul not on Tensor Cores (SIMT kernel): M x N x K = 32x10x128 is not a multiple of 16x8x16 (mpt-pad-for-tensor-cores pads it)
+// CHECK: remark: matmul not on Tensor Cores (SIMT kernel): N and K (10, 128) are not multiples of 8 (rows of 16 bytes for asynchronous copies; mpt-pad-for-tensor-cores pads them)
 func.func @unpadded(%a: tensor<32x128xf16>, %b: tensor<128x10xf16>) -> tensor<32x10xf16> {
   %c = mpt.matmul %a, %b acc(f32) : (tensor<32x128xf16>, tensor<128x10xf16>) -> tensor<32x10xf16>
   return %c : tensor<32x10xf16>

@@ -11,7 +11,7 @@
 // RUN: mpt-opt %s --mpt-lower-to-nvvm=chip=sm_80 -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT
 
 // REMARK: remark: matmul 128x256x64 on Tensor Cores: mma.sync m16n8k8 tf32 (operands rounded to tf32), block 128x128x32, 4 warps of 64x64, 2-stage cp.async pipeline
-// REMARK: remark: matmul 64x64x24 (batch 2) on Tensor Cores: mma.sync m16n8k8 tf32 (operands rounded to tf32), block 64x64x8, 4 warps of 32x32, 2-stage cp.async pipeline
+// REMARK: remark: matmul 64x64x24 (batch 2) on Tensor Cores: mma.sync m16n8k8 tf32 (operands rounded to tf32), block 64x64x32, 4 warps of 32x32, 2-stage cp.async pipeline
 // HOPPER: remark: matmul 128x256x64 on Tensor Cores: mma.sync m16n8k8 tf32 (operands rounded to tf32), {{.*}} (not wgmma: tf32 wgmma reads B only K-major, and B is N-major here)
 // TURING: remark: matmul not on Tensor Cores (SIMT kernel): tf32 Tensor Core instructions need sm_80 or later
 // EXACT: remark: matmul not on Tensor Cores (SIMT kernel): its operands are f32 (Tensor Cores take f16 and bf16; tf32=1 opts into rounding f32 operands to tf32)

@@ -52,9 +52,11 @@ def ConvertLinalgToTensorCores
       counts the bytes that landed; each warpgroup computes 64 rows of the
       block tile while the copies of the next K tiles are in flight. The
       block tile is `BM x BN x 64` (default 128 x 256, halved while the grid
-      has fewer blocks than an H100/H200 has SMs); M and N must be multiples
-      of 64 and K of 64, otherwise the matmul gets the mma.sync kernel and
-      the remark says why. `warp-tile` does not apply.
+      has fewer blocks than an H100/H200 has SMs). TMA zero-fills what lies
+      outside A and B and the stores are guarded, so the tile need not
+      divide the shape; N and K must be multiples of 8 (16-byte rows), and K
+      of 64 for batch_matmul, otherwise the matmul gets the mma.sync kernel
+      and the remark says why. `warp-tile` does not apply.
 
     With mma.sync and wgmma, when the matmul writes a zero-filled f32
     temporary (what `mpt.matmul acc(f32)` lowers to) that an elementwise
@@ -68,12 +70,17 @@ def ConvertLinalgToTensorCores
 
     Block tile (`BM x BN x BK`) and warp tile (`WM x WN`) of WMMA and mma.sync
     are chosen from the shape (the largest power of two up to 128 x 128 x 32
-    that divides it, two by two warps), or set with `block-tile=BMxBNxBK` and
-    `warp-tile=WMxWN`. A matmul the Tensor Cores cannot take (M or K not a
-    multiple of 16, N not a multiple of 8 (16 for WMMA), f32 operands, bf16
-    before sm_80, an accumulator that is not f32, non-identity layouts, tiles
-    or stages that do not fit) stays a linalg op for the SIMT lowering, with
-    a remark that says why.
+    that divides it, two by two warps; for mma.sync, where that is small,
+    the smallest power of two up to 128 x 128 x 32 that covers it, with
+    partial tiles), or set with `block-tile=BMxBNxBK` and `warp-tile=WMxWN`.
+    The mma.sync kernel handles partial tiles: copies at the edges of A and
+    B read fewer bytes and zero-fill the rest (cp.async's source size), and
+    loads and stores of C are guarded; M may be anything, N and K must be
+    multiples of 8 (4 for tf32). A matmul the Tensor Cores cannot take (N or
+    K not such a multiple, any dimension not a multiple of 16 for WMMA, f32
+    operands without `tf32`, bf16 or tf32 before sm_80, an accumulator that
+    is not f32, non-identity layouts, tiles or stages that do not fit)
+    stays a linalg op for the SIMT lowering, with a remark that says why.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",

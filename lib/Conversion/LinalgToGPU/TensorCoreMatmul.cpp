@@ -290,12 +290,22 @@ struct ConvertLinalgToTensorCoresPass
     if ((info.element.isBF16() || info.element.isF32()) && sm < 80)
       return fail(Twine(info.element.isF32() ? "tf32" : "bf16") +
                   " Tensor Core instructions need sm_80 or later");
-    int64_t nMultiple = sm < 80 ? 16 : 8, kMultiple = fragmentK(info.element);
-    if (info.m % 16 || info.k % kMultiple || info.n % nMultiple)
-      return fail("M x N x K = " + Twine(info.m) + "x" + Twine(info.n) + "x" +
-                  Twine(info.k) + " is not a multiple of 16x" +
-                  Twine(nMultiple) + "x" + Twine(kMultiple) +
-                  " (mpt-pad-for-tensor-cores pads it)");
+    if (sm < 80) {
+      if (info.m % 16 || info.k % 16 || info.n % 16)
+        return fail("M x N x K = " + Twine(info.m) + "x" + Twine(info.n) + "x" +
+                    Twine(info.k) +
+                    " is not a multiple of 16x16x16 (mpt-pad-for-tensor-cores "
+                    "pads it)");
+      return info;
+    }
+    // Partial tiles are zero-filled and not stored; the rows of A and B must
+    // start at 16 bytes for cp.async / TMA.
+    int64_t chunk = 16 / (info.element.getIntOrFloatBitWidth() / 8);
+    if (info.k % chunk || info.n % chunk)
+      return fail("N and K (" + Twine(info.n) + ", " + Twine(info.k) +
+                  ") are not multiples of " + Twine(chunk) +
+                  " (rows of 16 bytes for asynchronous copies; "
+                  "mpt-pad-for-tensor-cores pads them)");
     return info;
   }
 
@@ -309,11 +319,18 @@ struct ConvertLinalgToTensorCoresPass
       t.bn = s[1];
       t.bk = s[2];
     } else {
-      t.bm = largestDivisor(info.m, {128, 64, 32, 16});
-      t.bn =
-          largestDivisor(info.n, wmma ? ArrayRef<int64_t>{128, 64, 32, 16}
-                                      : ArrayRef<int64_t>{128, 64, 32, 16, 8});
-      t.bk = largestDivisor(info.k, {32, 16, 8});
+      // The largest power of two up to 128 x 128 x 32 that divides the
+      // shape; where that is small and mma.sync predicates partial tiles,
+      // the smallest one that covers it.
+      auto tile = [&](int64_t size, int64_t most, int64_t least) {
+        int64_t t = largestDivisor(size, {128, 64, 32, 16, 8});
+        if (wmma || t >= std::min<int64_t>(64, most) || size <= t)
+          return std::min(t, most);
+        return std::clamp<int64_t>(llvm::PowerOf2Ceil(size), least, most);
+      };
+      t.bm = tile(info.m, 128, 16);
+      t.bn = tile(info.n, 128, wmma ? 16 : 8);
+      t.bk = tile(info.k, 32, fragmentK(info.element));
     }
     if (!warpTile.empty()) {
       SmallVector<int64_t> s = *parseSizes(warpTile, 2);
@@ -329,7 +346,7 @@ struct ConvertLinalgToTensorCoresPass
       reason = why.str();
       return std::nullopt;
     };
-    if (info.m % t.bm || info.n % t.bn || info.k % t.bk)
+    if (wmma && (info.m % t.bm || info.n % t.bn || info.k % t.bk))
       return fail("the block tile " + Twine(t.bm) + "x" + Twine(t.bn) + "x" +
                   Twine(t.bk) + " does not divide " + Twine(info.m) + "x" +
                   Twine(info.n) + "x" + Twine(info.k));
@@ -363,10 +380,11 @@ struct ConvertLinalgToTensorCoresPass
     if (sharedBytes)
       dynamicShared =
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), sharedBytes);
-    return gpu::LaunchOp::create(
-        b, loc, im.c(info.n / t.bn), im.c(info.m / t.bm),
-        im.c(std::max<int64_t>(info.batch, 1)), im.c(t.numWarps() * 32),
-        im.c(1), im.c(1), dynamicShared);
+    return gpu::LaunchOp::create(b, loc, im.c(llvm::divideCeil(info.n, t.bn)),
+                                 im.c(llvm::divideCeil(info.m, t.bm)),
+                                 im.c(std::max<int64_t>(info.batch, 1)),
+                                 im.c(t.numWarps() * 32), im.c(1), im.c(1),
+                                 dynamicShared);
   }
 
   //===--------------------------------------------------------------------===//
@@ -559,7 +577,12 @@ struct ConvertLinalgToTensorCoresPass
     Value mBlock = im.mul(launch.getBlockIds().y, t.bm);
     Value nBlock = im.mul(launch.getBlockIds().x, t.bn);
     Value warpRow = im.mul(wm, t.wm), warpCol = im.mul(wn, t.wn);
-    int64_t fm = t.wm / 16, fn = t.wn / 8, kTiles = info.k / t.bk;
+    int64_t fm = t.wm / 16, fn = t.wn / 8;
+    int64_t kTiles = llvm::divideCeil(info.k, t.bk);
+    // Partial tiles at the edges: copies zero-fill what lies outside A and
+    // B, results outside C are neither loaded nor stored.
+    bool partialM = info.m % t.bm, partialN = info.n % t.bn,
+         partialK = info.k % t.bk;
     Type f32 = b.getF32Type();
     auto accType = VectorType::get({2, 2}, f32);
     auto pairType = VectorType::get({2}, f32);
@@ -574,6 +597,19 @@ struct ConvertLinalgToTensorCoresPass
       Value col = m.add(m.add(nBlock, warpCol), m.add(fragCol, j * 8));
       return at(batch, row, col);
     };
+    // Whether the pair at `index` lies in C (null: always, no partial tile).
+    auto insideC = [&](OpBuilder &ib, ArrayRef<Value> index) -> Value {
+      if (!partialM && !partialN)
+        return Value();
+      IndexMath m{ib, loc};
+      Value row = index[index.size() - 2], col = index.back();
+      return arith::AndIOp::create(
+          ib, loc,
+          arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, row,
+                                m.c(info.m)),
+          arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, col,
+                                m.c(info.n)));
+    };
     SmallVector<Value> accs;
     Value zero = arith::ConstantOp::create(
         b, loc, accType, DenseElementsAttr::get(accType, 0.0f));
@@ -581,9 +617,28 @@ struct ConvertLinalgToTensorCoresPass
       for (int64_t j = 0; j < fn; ++j) {
         Value acc = zero;
         for (int64_t half = 0; half < 2 && !fromZero; ++half) {
-          Value v = vector::LoadOp::create(
-              b, loc, pairType, info.c, accIndex(im, i, j, half),
-              /*nontemporal=*/false, llvm::Align(8));
+          SmallVector<Value> index = accIndex(im, i, j, half);
+          auto load = [&](OpBuilder &lb) {
+            return vector::LoadOp::create(lb, loc, pairType, info.c, index,
+                                          /*nontemporal=*/false, llvm::Align(8))
+                .getResult();
+          };
+          Value v;
+          if (Value inside = insideC(b, index)) {
+            auto guard = scf::IfOp::create(b, loc, TypeRange{pairType}, inside,
+                                           /*withElseRegion=*/true);
+            OpBuilder tb = guard.getThenBodyBuilder();
+            scf::YieldOp::create(tb, loc, load(tb));
+            OpBuilder eb = guard.getElseBodyBuilder();
+            scf::YieldOp::create(
+                eb, loc,
+                arith::ConstantOp::create(
+                    eb, loc, pairType, DenseElementsAttr::get(pairType, 0.0f))
+                    .getResult());
+            v = guard.getResult(0);
+          } else {
+            v = load(b);
+          }
           acc = vector::InsertOp::create(b, loc, v, acc, half);
         }
         accs.push_back(acc);
@@ -609,12 +664,30 @@ struct ConvertLinalgToTensorCoresPass
           OpBuilder gb = guard ? guard.getThenBodyBuilder() : cb;
           IndexMath gm{gb, loc};
           Value row = gm.div(c, perRow), col = gm.mul(gm.rem(c, perRow), chunk);
-          SmallVector<Value> srcIndex =
-              isA ? at(batch, gm.add(mBlock, row), gm.add(kBase, col))
-                  : at(batch, gm.add(kBase, row), gm.add(nBlock, col));
+          Value srcRow = gm.add(isA ? mBlock : kBase, row);
+          Value srcCol = gm.add(isA ? kBase : nBlock, col);
+          // A chunk past the edge of A or B copies fewer elements (none
+          // past the last row) from a clamped address and zero-fills the
+          // rest.
+          Value elements;
+          int64_t rowsIn = isA ? info.m : info.k,
+                  colsIn = isA ? info.k : info.n;
+          if (isA ? partialM || partialK : partialK || partialN) {
+            Value left = arith::MaxSIOp::create(
+                gb, loc, gm.sub(gm.c(colsIn), srcCol), gm.c(0));
+            elements = arith::SelectOp::create(
+                gb, loc,
+                arith::CmpIOp::create(gb, loc, arith::CmpIPredicate::ult,
+                                      srcRow, gm.c(rowsIn)),
+                arith::MinSIOp::create(gb, loc, left, gm.c(chunk)), gm.c(0));
+            srcRow = arith::MinUIOp::create(gb, loc, srcRow, gm.c(rowsIn - 1));
+            srcCol =
+                arith::MinUIOp::create(gb, loc, srcCol, gm.c(colsIn - chunk));
+          }
           Value token = nvgpu::DeviceAsyncCopyOp::create(
-              gb, loc, tokenType, dst, ValueRange{buf, row, col}, src, srcIndex,
-              gb.getIndexAttr(chunk), Value(), gb.getUnitAttr());
+              gb, loc, tokenType, dst, ValueRange{buf, row, col}, src,
+              at(batch, srcRow, srcCol), gb.getIndexAttr(chunk), elements,
+              gb.getUnitAttr());
           if (!guard)
             tokens.push_back(token);
         }
@@ -691,7 +764,11 @@ struct ConvertLinalgToTensorCoresPass
           Value v = vector::ExtractOp::create(b, loc,
                                               loop.getResult(i * fn + j), half);
           SmallVector<Value> index = accIndex(im, i, j, half);
-          store(b, v, batch, index[index.size() - 2], index.back());
+          Value inside = insideC(b, index);
+          auto guard =
+              inside ? scf::IfOp::create(b, loc, inside, false) : scf::IfOp();
+          OpBuilder sb = guard ? guard.getThenBodyBuilder() : b;
+          store(sb, v, batch, index[index.size() - 2], index.back());
         }
     gpu::TerminatorOp::create(b, loc);
   }

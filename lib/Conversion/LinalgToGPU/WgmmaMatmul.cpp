@@ -75,11 +75,17 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
   };
   if (info.element.isF32())
     return fail("tf32 wgmma reads B only K-major, and B is N-major here");
-  if (info.m % 64 || info.n % 64 || info.k % kWgmmaBlockK)
-    return fail("M x N x K = " + Twine(info.m) + "x" + Twine(info.n) + "x" +
-                Twine(info.k) +
-                " is not a multiple of 64x64x64 (the 128-byte swizzled TMA "
-                "tiles of wgmma)");
+  // TMA zero-fills what lies outside A and B and the epilogue stores only
+  // inside C, so tiles need not divide the shape; but tensor-map rows start
+  // at 16 bytes, and the stacked batches of batch_matmul must not leak into
+  // one another along K.
+  if (info.n % 8 || info.k % 8)
+    return fail("N and K (" + Twine(info.n) + ", " + Twine(info.k) +
+                ") are not multiples of 8 (tensor-map rows of 16 bytes)");
+  if (info.batch && info.k % kWgmmaBlockK)
+    return fail("K = " + Twine(info.k) +
+                " is not a multiple of 64 in a batch_matmul (its K tiles "
+                "would read the next batch)");
   WgmmaTiles t;
   if (!blockTile.empty()) {
     SmallVector<int64_t> s = *parseSizes(blockTile, 3);
@@ -90,16 +96,13 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                   "(one warpgroup per 64 rows, one wgmma per 16 of K)");
     t.bm = s[0];
     t.bn = s[1];
-    if (info.m % t.bm || info.n % t.bn)
-      return fail("the block tile " + blockTile + " does not divide " +
-                  Twine(info.m) + "x" + Twine(info.n) + "x" + Twine(info.k));
   } else {
     // Two warpgroups of 64 x 256 (128 accumulators per thread), halved
     // (N first) while the grid would leave SMs idle.
-    t.bm = info.m % 128 == 0 ? 128 : 64;
-    t.bn = info.n % 256 == 0 ? 256 : info.n % 128 == 0 ? 128 : 64;
+    t.bm = 128;
+    t.bn = 256;
     auto blocks = [&] {
-      return (info.m / t.bm) * (info.n / t.bn) *
+      return llvm::divideCeil(info.m, t.bm) * llvm::divideCeil(info.n, t.bn) *
              std::max<int64_t>(info.batch, 1);
     };
     while (blocks() < kHopperSMs && (t.bn > 64 || t.bm > 64)) {
@@ -109,7 +112,7 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
         t.bm /= 2;
     }
   }
-  int64_t kTiles = info.k / kWgmmaBlockK;
+  int64_t kTiles = llvm::divideCeil(info.k, kWgmmaBlockK);
   if (stages > 0) {
     t.stages = stages;
   } else {
@@ -133,7 +136,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t bk = kWgmmaBlockK;
   const int64_t aBytes = t.bm * bk * 2, boxBytes = bk * 64 * 2;
   const int64_t bBytes = bk * t.bn * 2, bRegion = t.stages * aBytes;
-  const int64_t kTiles = info.k / bk;
+  const int64_t kTiles = llvm::divideCeil(info.k, bk);
   const int64_t threads = 128 * t.warpgroups();
 
   // Host: TMA descriptors of A and B, batches stacked into rows (a tile never
@@ -172,10 +175,11 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
 
   Value smemSize = arith::ConstantIntOp::create(outer, loc, outer.getI32Type(),
                                                 t.sharedBytes());
-  auto launch = gpu::LaunchOp::create(
-      outer, loc, hm.c(info.n / t.bn), hm.c(info.m / t.bm),
-      hm.c(std::max<int64_t>(info.batch, 1)), hm.c(threads), hm.c(1), hm.c(1),
-      smemSize);
+  auto launch =
+      gpu::LaunchOp::create(outer, loc, hm.c(llvm::divideCeil(info.n, t.bn)),
+                            hm.c(llvm::divideCeil(info.m, t.bm)),
+                            hm.c(std::max<int64_t>(info.batch, 1)),
+                            hm.c(threads), hm.c(1), hm.c(1), smemSize);
   OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
   IndexMath im{b, loc};
   Value tx = launch.getThreadIds().x;
@@ -340,7 +344,22 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     Value v =
         vector::LoadOp::create(cb, loc, quad, staging, ValueRange{row, col},
                                /*nontemporal=*/false, llvm::Align(16));
-    store(cb, v, batch, cm.add(mBase, row), cm.add(nBase, col));
+    Value gRow = cm.add(mBase, row), gCol = cm.add(nBase, col);
+    if (info.m % t.bm || info.n % t.bn) {
+      // Partial tiles: only what lies in C (N is a multiple of 8, so a row
+      // of four is all in or all out).
+      Value inside = arith::AndIOp::create(
+          cb, loc,
+          arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult, gRow,
+                                cm.c(info.m)),
+          arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult, gCol,
+                                cm.c(info.n)));
+      auto guard = scf::IfOp::create(cb, loc, inside, false);
+      OpBuilder gb = guard.getThenBodyBuilder();
+      store(gb, v, batch, gRow, gCol);
+    } else {
+      store(cb, v, batch, gRow, gCol);
+    }
   }
   gpu::TerminatorOp::create(b, loc);
 }
