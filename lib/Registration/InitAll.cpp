@@ -120,5 +120,6 @@ void mpt::registerAllPasses() {
   mlir::registerSCFPasses();
   mlir::gpu::registerGPUToNVVMPipeline();
   mpt::registerLowerToNVVMPipeline();
+  mpt::registerEmulateGPUPipeline();
   mpt::registerAMPPipeline();
 }

@@ -3,6 +3,7 @@
 #include "Jit.h"
 
 #include "mpt/Conversion/Pipelines.h"
+#include "mpt/Runtime/GpuEmulator.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -10,6 +11,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -41,13 +43,25 @@ static size_t getDescriptorSize(llvm::ArrayRef<TensorSpec> specs) {
   return size;
 }
 
-llvm::Error mpt::run::lowerToCPU(ModuleOp module) {
+llvm::Error mpt::run::lowerToCPU(ModuleOp module, llvm::StringRef emulateGPU) {
   PassManager pm(module->getContext(), ModuleOp::getOperationName());
   if (failed(applyPassManagerCLOptions(pm)))
     return makeError("cannot apply the pass manager options");
-  mpt::buildLowerToCPUPipeline(pm);
+  if (emulateGPU.empty()) {
+    mpt::buildLowerToCPUPipeline(pm);
+    if (failed(pm.run(module)))
+      return makeError("mpt-lower-to-cpu failed");
+    return llvm::Error::success();
+  }
+  std::string pipeline = "mpt-emulate-gpu";
+  if (emulateGPU != "-")
+    pipeline += ("{" + emulateGPU + "}").str();
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (failed(parsePassPipeline(pipeline, pm, os)))
+    return makeError("invalid --emulate-gpu options: " + message);
   if (failed(pm.run(module)))
-    return makeError("mpt-lower-to-cpu failed");
+    return makeError("mpt-emulate-gpu failed");
   return llvm::Error::success();
 }
 
@@ -85,6 +99,13 @@ getRuntimeSymbols(llvm::orc::MangleAndInterner mangle) {
                                llvm::JITSymbolFlags::Exported};
   symbols[mangle("rsqrt")] = {llvm::orc::ExecutorAddr::fromPtr(&rsqrtF64),
                               llvm::JITSymbolFlags::Exported};
+  size_t count = 0;
+  const mpt::emu::RuntimeFunction *emulator =
+      mpt::emu::getRuntimeFunctions(count);
+  for (size_t i = 0; i < count; ++i)
+    symbols[mangle(emulator[i].name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(emulator[i].address),
+        llvm::JITSymbolFlags::Exported};
   return symbols;
 }
 

@@ -39,9 +39,11 @@ class ExecutionEngine;
 
 namespace mpt::run {
 
-/// Runs mpt-lower-to-cpu on `module`. Diagnostics go to the context's
-/// handler; the error says that the pipeline failed.
-llvm::Error lowerToCPU(mlir::ModuleOp module);
+/// Runs mpt-lower-to-cpu on `module`, or, with `emulateGPU` (the options
+/// of mpt-emulate-gpu, e.g. "chip=sm_80"; "-" for the defaults), the GPU
+/// kernels of mpt-lower-to-nvvm run by mpt's GPU emulator. Diagnostics go
+/// to the context's handler; the error says that the pipeline failed.
+llvm::Error lowerToCPU(mlir::ModuleOp module, llvm::StringRef emulateGPU = {});
 
 /// Options of the JIT compilation.
 struct JitOptions {

@@ -103,6 +103,14 @@ static cl::opt<bool> saveSteps(
              "every step to DIR/step_<s>/result_<i>.npy"),
     cl::cat(runCategory));
 
+static cl::opt<std::string> emulateGPU(
+    "emulate-gpu",
+    cl::desc("Run the GPU kernels that mpt-lower-to-nvvm builds (SIMT and "
+             "mma.sync) in mpt's GPU emulator on the CPU, with these "
+             "mpt-emulate-gpu options (e.g. \"chip=sm_80 stages=3\"; - for "
+             "the defaults)"),
+    cl::value_desc("options"), cl::cat(runCategory));
+
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::init(2), cl::cat(runCategory));
@@ -606,7 +614,7 @@ static llvm::Error run() {
 
   RunRecord record;
   auto start = std::chrono::steady_clock::now();
-  if (llvm::Error error = lowerToCPU(*module))
+  if (llvm::Error error = lowerToCPU(*module, emulateGPU))
     return makeError("cannot lower @" + signature->name +
                      " to the CPU: " + llvm::toString(std::move(error)));
   record.lowerMs = millisecondsSince(start);

@@ -186,4 +186,41 @@ def GPUHostMemory : Pass<"mpt-gpu-host-memory", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
+  let summary = "Outlined GPU kernels and their launches as host code that "
+                "mpt's GPU emulator runs on the CPU";
+  let description = [{
+    Turns the outlined kernels of `mpt-lower-to-nvvm` (before NVVM) into
+    host functions, so that the SIMT and `mma.sync` kernels can run on the
+    CPU and their results be checked without a GPU (`mpt-emulate-gpu`,
+    `mpt-run --emulate-gpu`). Each `gpu.func` becomes a `func.func` with an
+    extra `memref<?xi8>` argument for the block's dynamic shared memory;
+    thread and block ids, `gpu.barrier`, `nvgpu.ldmatrix`,
+    `nvgpu.mma.sync`, `nvvm.mma.sync` (m16n8k16 f16/bf16, m16n8k8 tf32),
+    `nvgpu.device_async_copy` with its groups and waits,
+    `nvvm.cp.async.wait.group` and `nvvm.cvt.float.to.tf32` become calls
+    into the emulator runtime (`lib/Runtime/GpuEmulator.cpp`). Each
+    `gpu.launch_func` becomes a call to `mpt_emu_launch` with the kernel's
+    operands packed in a struct and a trampoline that unpacks them;
+    `gpu.alloc` becomes `memref.alloc` filled with all-ones bits (NaN),
+    `gpu.memcpy` `memref.copy`. Memory spaces are dropped.
+
+    The runtime runs a launch's blocks in order and a block's threads as
+    fibers; warp-wide instructions compute each lane's fragment as the PTX
+    ISA specifies, asynchronous copies land when a wait retires their group,
+    and a deadlock at a barrier, an out-of-bounds or misaligned copy or
+    `ldmatrix`, or lanes of one warp at different warp-wide instructions
+    end the run with an error.
+
+    WMMA (`gpu.subgroup_mma_*`, before sm_80) and warpgroup (`wgmma`, TMA,
+    mbarrier: sm_90a) kernels are not emulated: an op the emulator does not
+    know is an error.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // MPT_CONVERSION_PASSES_TD

@@ -61,6 +61,12 @@ struct LowerToNVVMOptions
       llvm::cl::init(0)};
 };
 
+/// The first part of mpt-lower-to-nvvm: convert-mpt-to-linalg,
+/// bufferization, Tensor Core and SIMT kernels, host memory, outlined
+/// gpu.func kernels launched by gpu.launch_func (before NVVM).
+void buildGPUKernelsPipeline(mlir::OpPassManager &pm,
+                             const LowerToNVVMOptions &options);
+
 /// mpt-lower-to-nvvm: convert-mpt-to-linalg, bufferization,
 /// mpt-linalg-to-tensor-cores, mpt-parallel-loops-to-gpu for the other
 /// loops, mpt-gpu-host-memory, kernel outlining, and the passes of upstream's
@@ -69,6 +75,39 @@ void buildLowerToNVVMPipeline(mlir::OpPassManager &pm,
                               const LowerToNVVMOptions &options);
 
 void registerLowerToNVVMPipeline();
+
+struct EmulateGPUOptions : public mlir::PassPipelineOptions<EmulateGPUOptions> {
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("GPU architecture whose kernels are emulated: sm_80, "
+                     "sm_86, sm_89, sm_90 (mma.sync and SIMT kernels)"),
+      llvm::cl::init("sm_80")};
+  Option<std::string> blockTile{
+      *this, "block-tile",
+      llvm::cl::desc("Tensor Core block tile BMxBNxBK (default: by shape)"),
+      llvm::cl::init("")};
+  Option<std::string> warpTile{
+      *this, "warp-tile",
+      llvm::cl::desc("Tensor Core warp tile WMxWN (default: by shape)"),
+      llvm::cl::init("")};
+  Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("f32 matmuls on Tensor Cores with operands rounded to "
+                     "tf32"),
+      llvm::cl::init(false)};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Tensor Core shared-memory pipeline stages (default 0: "
+                     "by kernel)"),
+      llvm::cl::init(0)};
+};
+
+/// mpt-emulate-gpu: the kernels mpt-lower-to-nvvm builds for `chip`, as
+/// host code for the CPU that runs them in mpt's GPU emulator
+/// (mpt-gpu-emulation), lowered to the LLVM dialect like mpt-lower-to-cpu.
+void buildEmulateGPUPipeline(mlir::OpPassManager &pm,
+                             const EmulateGPUOptions &options);
+void registerEmulateGPUPipeline();
 
 } // namespace mpt
 

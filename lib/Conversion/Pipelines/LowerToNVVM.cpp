@@ -70,8 +70,8 @@ static void parseInto(OpPassManager &pm, StringRef pipeline) {
     llvm::report_fatal_error(llvm::Twine("mpt-lower-to-nvvm: ") + error);
 }
 
-void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
-                                   const LowerToNVVMOptions &options) {
+void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
+                                  const LowerToNVVMOptions &options) {
   pm.addPass(createConvertMPTToLinalg());
   parseInto(pm, kFuse);
   // Low-precision convolutions become im2col and a matmul (Tensor Cores),
@@ -97,6 +97,12 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
   parseInto(pm, "func.func(convert-linalg-to-parallel-loops),canonicalize");
   pm.addNestedPass<func::FuncOp>(createParallelLoopsToGPU());
   pm.addNestedPass<func::FuncOp>(createGPUHostMemory());
+  parseInto(pm, "lower-affine,gpu-kernel-outlining");
+}
+
+void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                   const LowerToNVVMOptions &options) {
+  buildGPUKernelsPipeline(pm, options);
   // The kernels' loops become branches here. The wgmma accumulators
   // (sm_90a) are loop-carried nvgpu values, which the nvgpu conversion
   // converts only on scf.for (structurally): convert them first. WMMA
@@ -109,7 +115,7 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
       !digits.take_while([](char c) { return llvm::isDigit(c); })
            .getAsInteger(10, sm) &&
       sm < 80;
-  parseInto(pm, std::string("lower-affine,gpu-kernel-outlining,gpu.module(") +
+  parseInto(pm, std::string("gpu.module(") +
                     (beforeAmpere ? "" : "convert-nvgpu-to-nvvm,") +
                     "convert-scf-to-cf),canonicalize,cse,"
                     "func.func(gpu-async-region)");

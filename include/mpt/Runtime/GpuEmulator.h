@@ -1,0 +1,65 @@
+//===- GpuEmulator.h - running GPU kernels on the CPU -----------*- C++ -*-===//
+//
+// The runtime of mpt-emulate-gpu: kernels that mpt-gpu-emulation turned into
+// host functions run here, one block at a time, each GPU thread a fiber on
+// the calling thread. Warp-wide instructions (ldmatrix, mma.sync) gather the
+// operands of the 32 lanes and compute what the PTX ISA specifies for each
+// lane; cp.async copies happen when a wait_group retires their group.
+// Errors (a barrier not every thread reaches, an out-of-bounds or misaligned
+// copy, lanes that diverge at a warp-wide instruction) print a message and
+// exit the process with status 3.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_RUNTIME_GPUEMULATOR_H
+#define MPT_RUNTIME_GPUEMULATOR_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace mpt::emu {
+
+struct RuntimeFunction {
+  const char *name;
+  void *address;
+};
+
+/// The functions that emulated kernels and their launches call, for a JIT
+/// to resolve.
+const RuntimeFunction *getRuntimeFunctions(size_t &count);
+
+} // namespace mpt::emu
+
+// The functions themselves (the ABI that mpt-gpu-emulation calls).
+// Addresses travel as int64_t.
+extern "C" {
+/// Runs `kernel(args, shared, sharedBytes)` for every thread of every block;
+/// `name` is the kernel's NUL-terminated name (for errors).
+void mpt_emu_launch(
+    int64_t name, int64_t gridX, int64_t gridY, int64_t gridZ, int64_t blockX,
+    int64_t blockY, int64_t blockZ, int64_t sharedBytes,
+    void (*kernel)(void *args, void *shared, int64_t sharedBytes), void *args);
+/// 0-2: thread id, 3-5: block id, 6-8: block size, 9-11: grid size.
+int64_t mpt_emu_id(int32_t which);
+void mpt_emu_barrier();
+/// ldmatrix.sync.aligned.m8n8.x{numTiles}[.trans].b16: `addr` is this
+/// lane's row address within [base, base + span); `out` gets numTiles x 2
+/// 16-bit elements.
+void mpt_emu_ldmatrix(int64_t addr, int64_t base, int64_t span,
+                      int32_t numTiles, int32_t transpose, int64_t out);
+/// mma.sync.aligned.m16n8k16 (kind 1: f16, 2: bf16) or m16n8k8 (3: tf32)
+/// with f32 accumulators: `a`, `b`, `c` this lane's fragments (8/4/4
+/// 16-bit elements or 4/2/4 words), `d` gets 4 floats.
+void mpt_emu_mma(int32_t kind, int64_t a, int64_t b, int64_t c, int64_t d);
+/// cp.async of `dstBytes` (4, 8, 16), of which the first `srcBytes` come
+/// from `src` and the rest are zeros; queued until a wait retires it.
+void mpt_emu_cp_async(int64_t dst, int64_t dstBase, int64_t dstSpan,
+                      int64_t src, int64_t srcBase, int64_t srcSpan,
+                      int32_t dstBytes, int32_t srcBytes);
+void mpt_emu_cp_async_commit();
+void mpt_emu_cp_async_wait(int32_t pendingGroups);
+int32_t mpt_emu_tf32(float x);
+void mpt_emu_poison(int64_t ptr, int64_t bytes);
+}
+
+#endif // MPT_RUNTIME_GPUEMULATOR_H

@@ -1,0 +1,656 @@
+//===- GPUEmulation.cpp - mpt-gpu-emulation -------------------------------===//
+//
+// Outlined GPU kernels as host functions that mpt's GPU emulator
+// (lib/Runtime/GpuEmulator.cpp) runs: the kernels that mpt-lower-to-nvvm
+// builds, before they become NVVM, executed on the CPU so that their
+// indexing, tiling, pipelining and epilogues can be checked against numpy
+// without a GPU.
+//
+// - Each gpu.func kernel becomes a func.func taking the kernel's arguments
+//   and the block's dynamic shared memory; thread and block ids, barriers,
+//   and the warp-wide and asynchronous instructions (nvgpu.ldmatrix,
+//   nvgpu.mma.sync, nvvm.mma.sync, nvgpu.device_async_copy and its groups
+//   and waits, nvvm.cvt.float.to.tf32) become calls into the emulator, with
+//   operands passed through stack buffers and memory as addresses.
+// - Each gpu.launch_func packs its operands (memrefs as their LLVM
+//   descriptors) into a struct and calls mpt_emu_launch with a trampoline
+//   that unpacks them and calls the kernel function.
+// - Device buffers become host buffers filled with all-ones bits (NaN),
+//   copies memref.copy.
+//
+// Memory spaces are dropped: shared memory is a host buffer per block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Conversion/Passes.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mpt {
+#define GEN_PASS_DEF_GPUEMULATION
+#include "mpt/Conversion/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+
+namespace {
+
+/// The emulator's functions (lib/Runtime/GpuEmulator.cpp).
+struct Runtime {
+  ModuleOp module;
+
+  func::FuncOp get(StringRef name, TypeRange inputs, TypeRange results = {}) {
+    if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+      return fn;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto fn = func::FuncOp::create(
+        b, module.getLoc(), name,
+        FunctionType::get(module.getContext(), inputs, results));
+    fn.setPrivate();
+    return fn;
+  }
+
+  Value call(OpBuilder &b, Location loc, StringRef name, ValueRange args,
+             TypeRange results = {}) {
+    func::FuncOp fn = get(name, args.getTypes(), results);
+    auto call = func::CallOp::create(b, loc, fn, args);
+    return results.empty() ? Value() : call.getResult(0);
+  }
+};
+
+Value i64(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+Value constI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+
+Value pointerOf(OpBuilder &b, Location loc, Value memref) {
+  return i64(b, loc,
+             memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref));
+}
+
+/// The address of element `indices` of `memref`, and the bytes its elements
+/// span: [base, base + span).
+struct Address {
+  Value addr, base, span;
+};
+
+Address addressOf(OpBuilder &b, Location loc, Value memref,
+                  ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value one = cst(1);
+  Value linear = meta.getOffset(), extent = one;
+  for (auto [i, index] : llvm::enumerate(indices)) {
+    Value stride = meta.getStrides()[i];
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+    Value last = arith::SubIOp::create(b, loc, meta.getSizes()[i], one);
+    extent = arith::AddIOp::create(b, loc, extent,
+                                   arith::MulIOp::create(b, loc, last, stride));
+  }
+  Value bytes = cst(type.getElementTypeBitWidth() / 8);
+  auto scaled = [&](Value v) {
+    return arith::MulIOp::create(b, loc, v, bytes).getResult();
+  };
+  Value addr = arith::AddIOp::create(b, loc, aligned, scaled(linear));
+  Value base = arith::AddIOp::create(b, loc, aligned, scaled(meta.getOffset()));
+  return {i64(b, loc, addr), i64(b, loc, base), i64(b, loc, scaled(extent))};
+}
+
+/// Converts one outlined kernel into a host function.
+class KernelConverter {
+public:
+  KernelConverter(func::FuncOp fn, Runtime &rt)
+      : fn(fn), rt(rt), entry(OpBuilder::atBlockBegin(&fn.front())) {}
+
+  LogicalResult run() {
+    stripMemorySpaces();
+    SmallVector<Operation *> ops;
+    fn.walk([&](Operation *op) { ops.push_back(op); });
+    // Waits and groups before the copies whose tokens they use.
+    for (Operation *op : llvm::reverse(ops))
+      if (failed(convert(op)))
+        return failure();
+    WalkResult unsupported =
+        fn.walk([&](Operation *op) {
+          if (isa<gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect>(
+                  op->getDialect())) {
+            op->emitOpError()
+                << "cannot be emulated on the CPU (mpt-gpu-emulation runs the "
+                   "SIMT and mma.sync kernels of chips sm_80 to sm_90; WMMA "
+                   "and wgmma kernels are not emulated)";
+            return WalkResult::interrupt();
+          }
+          return WalkResult::advance();
+        });
+    return failure(unsupported.wasInterrupted());
+  }
+
+private:
+  func::FuncOp fn;
+  Runtime &rt;
+  OpBuilder entry; // allocas and ids, at the start of the function
+  DenseMap<int, Value> ids;
+
+  void stripMemorySpaces() {
+    auto strip = [](Value v) {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (type && type.getMemorySpace())
+        v.setType(MemRefType::Builder(type).setMemorySpace(Attribute()));
+    };
+    fn.walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            strip(arg);
+      for (Value result : op->getResults())
+        strip(result);
+    });
+  }
+
+  Value id(Location loc, int which) {
+    Value &v = ids[which];
+    if (!v)
+      v = arith::IndexCastOp::create(entry, loc, entry.getIndexType(),
+                                     rt.call(entry, loc, "mpt_emu_id",
+                                             {constI32(entry, loc, which)},
+                                             {entry.getI64Type()}));
+    return v;
+  }
+
+  /// A stack buffer of `count` `element`s for one op's operands.
+  Value buffer(Location loc, int64_t count, Type element) {
+    return memref::AllocaOp::create(entry, loc,
+                                    MemRefType::get({count}, element));
+  }
+
+  /// Stores `vec` (any shape) into a new buffer; returns its address.
+  Value spill(OpBuilder &b, Location loc, Value vec) {
+    auto type = cast<VectorType>(vec.getType());
+    auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+    Value buf = buffer(loc, flat.getNumElements(), flat.getElementType());
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    vector::StoreOp::create(
+        b, loc, vector::ShapeCastOp::create(b, loc, flat, vec), buf, zero);
+    return pointerOf(b, loc, buf);
+  }
+
+  /// Stores the scalars `values` into a new buffer; returns its address.
+  Value spillScalars(OpBuilder &b, Location loc, ValueRange values) {
+    Value buf = buffer(loc, values.size(), values.front().getType());
+    for (auto [i, v] : llvm::enumerate(values))
+      memref::StoreOp::create(
+          b, loc, v, buf,
+          ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+    return pointerOf(b, loc, buf);
+  }
+
+  /// Loads a vector of `type` from the buffer `buf`.
+  Value reload(OpBuilder &b, Location loc, Value buf, VectorType type) {
+    auto flat = VectorType::get({type.getNumElements()}, type.getElementType());
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value v = vector::LoadOp::create(b, loc, flat, buf, zero);
+    return vector::ShapeCastOp::create(b, loc, type, v);
+  }
+
+  static int mmaKind(Type element) {
+    if (element.isF16())
+      return 1;
+    if (element.isBF16())
+      return 2;
+    return 0;
+  }
+
+  LogicalResult convert(Operation *op) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto dimension = [](gpu::Dimension d) { return static_cast<int>(d); };
+    if (auto o = dyn_cast<gpu::ThreadIdOp>(op))
+      return replace(op, id(loc, dimension(o.getDimension())));
+    if (auto o = dyn_cast<gpu::BlockIdOp>(op))
+      return replace(op, id(loc, 3 + dimension(o.getDimension())));
+    if (auto o = dyn_cast<gpu::BlockDimOp>(op))
+      return replace(op, id(loc, 6 + dimension(o.getDimension())));
+    if (auto o = dyn_cast<gpu::GridDimOp>(op))
+      return replace(op, id(loc, 9 + dimension(o.getDimension())));
+    if (isa<gpu::DynamicSharedMemoryOp>(op))
+      return replace(op, fn.getArguments().back());
+    if (isa<gpu::BarrierOp>(op)) {
+      rt.call(b, loc, "mpt_emu_barrier", {});
+      op->erase();
+      return success();
+    }
+    if (isa<gpu::ReturnOp>(op)) {
+      func::ReturnOp::create(b, loc);
+      op->erase();
+      return success();
+    }
+    if (auto o = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+      VectorType type = o.getRes().getType();
+      if (type.getElementTypeBitWidth() != 16)
+        return o.emitOpError("is emulated for 16-bit elements only");
+      Address a = addressOf(b, loc, o.getSrcMemref(), o.getIndices());
+      Value out = buffer(loc, type.getNumElements(), type.getElementType());
+      rt.call(b, loc, "mpt_emu_ldmatrix",
+              {a.addr, a.base, a.span, constI32(b, loc, o.getNumTiles()),
+               constI32(b, loc, o.getTranspose()), pointerOf(b, loc, out)});
+      return replace(op, reload(b, loc, out, type));
+    }
+    if (auto o = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+      auto aType = cast<VectorType>(o.getMatrixA().getType());
+      int kind = mmaKind(aType.getElementType());
+      auto shape = o.getMmaShapeAsArray();
+      if (!kind || shape[0] != 16 || shape[1] != 8 || shape[2] != 16)
+        return o.emitOpError("is emulated for m16n8k16 with f16 or bf16 "
+                             "operands only");
+      VectorType dType = o.getRes().getType();
+      Value d = buffer(loc, dType.getNumElements(), dType.getElementType());
+      rt.call(b, loc, "mpt_emu_mma",
+              {constI32(b, loc, kind), spill(b, loc, o.getMatrixA()),
+               spill(b, loc, o.getMatrixB()), spill(b, loc, o.getMatrixC()),
+               pointerOf(b, loc, d)});
+      return replace(op, reload(b, loc, d, dType));
+    }
+    if (auto o = dyn_cast<NVVM::MmaOp>(op))
+      return convertNVVMMma(b, o);
+    if (auto o = dyn_cast<NVVM::ConvertFloatToTF32Op>(op)) {
+      if (o.getRnd() != NVVM::FPRoundingMode::RNA || o.getRelu() ||
+          o.getSat() != NVVM::SaturationMode::NONE)
+        return o.emitOpError("is emulated with rounding rna only");
+      return replace(
+          op, rt.call(b, loc, "mpt_emu_tf32", {o.getSrc()}, {b.getI32Type()}));
+    }
+    if (auto o = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
+      auto dstType = cast<MemRefType>(o.getDst().getType());
+      int64_t bytes = dstType.getElementTypeBitWidth() / 8;
+      Address dst = addressOf(b, loc, o.getDst(), o.getDstIndices());
+      Address src = addressOf(b, loc, o.getSrc(), o.getSrcIndices());
+      Value srcBytes =
+          constI32(b, loc, o.getDstElements().getSExtValue() * bytes);
+      if (Value n = o.getSrcElements())
+        srcBytes = arith::MulIOp::create(
+            b, loc,
+            arith::IndexCastOp::create(b, loc, b.getI32Type(), n).getResult(),
+            constI32(b, loc, bytes));
+      rt.call(b, loc, "mpt_emu_cp_async",
+              {dst.addr, dst.base, dst.span, src.addr, src.base, src.span,
+               constI32(b, loc, o.getDstElements().getSExtValue() * bytes),
+               srcBytes});
+      return eraseToken(op);
+    }
+    if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op)) {
+      rt.call(b, loc, "mpt_emu_cp_async_commit", {});
+      return eraseToken(op);
+    }
+    if (auto o = dyn_cast<nvgpu::DeviceAsyncWaitOp>(op)) {
+      rt.call(b, loc, "mpt_emu_cp_async_wait",
+              {constI32(b, loc, o.getNumGroups().value_or(0))});
+      op->erase();
+      return success();
+    }
+    if (auto o = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op)) {
+      rt.call(b, loc, "mpt_emu_cp_async_wait", {constI32(b, loc, o.getN())});
+      op->erase();
+      return success();
+    }
+    return success();
+  }
+
+  /// nvvm.mma.sync on registers (bf16 m16n8k16 and tf32 m16n8k8 in mpt's
+  /// kernels): the i32 words of A and B and the four f32 of C in buffers,
+  /// D back as the op's struct.
+  LogicalResult convertNVVMMma(OpBuilder &b, NVVM::MmaOp o) {
+    Location loc = o.getLoc();
+    NVVM::MMAShapeAttr shape = o.getShapeAttr();
+    std::optional<NVVM::MMATypes> type = o.getMultiplicandAPtxType();
+    int kind = 0;
+    if (type == NVVM::MMATypes::f16 && shape.getK() == 16)
+      kind = 1;
+    else if (type == NVVM::MMATypes::bf16 && shape.getK() == 16)
+      kind = 2;
+    else if (type == NVVM::MMATypes::tf32 && shape.getK() == 8)
+      kind = 3;
+    auto structType = dyn_cast<LLVM::LLVMStructType>(o.getResult().getType());
+    if (!kind || shape.getM() != 16 || shape.getN() != 8 || !structType ||
+        structType.getBody().size() != 4 ||
+        !llvm::all_of(structType.getBody(), [](Type t) { return t.isF32(); }) ||
+        o.getOperandC().size() != 4)
+      return o.emitOpError("is emulated for m16n8k16 f16/bf16 and m16n8k8 "
+                           "tf32 with f32 accumulators only");
+    Value d = buffer(loc, 4, b.getF32Type());
+    rt.call(b, loc, "mpt_emu_mma",
+            {constI32(b, loc, kind), spillScalars(b, loc, o.getOperandA()),
+             spillScalars(b, loc, o.getOperandB()),
+             spillScalars(b, loc, o.getOperandC()), pointerOf(b, loc, d)});
+    Value result = LLVM::PoisonOp::create(b, loc, structType);
+    for (int64_t i = 0; i < 4; ++i) {
+      Value v = memref::LoadOp::create(
+          b, loc, d, ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+      result = LLVM::InsertValueOp::create(b, loc, result, v, i);
+    }
+    return replace(o, result);
+  }
+
+  static LogicalResult replace(Operation *op, Value v) {
+    op->getResult(0).replaceAllUsesWith(v);
+    op->erase();
+    return success();
+  }
+
+  /// Erases an op whose async token only the copy-group ops (already
+  /// converted) used.
+  static LogicalResult eraseToken(Operation *op) {
+    for (Operation *user : op->getResult(0).getUsers())
+      return user->emitOpError()
+             << "uses an asynchronous copy token; the emulator supports "
+                "tokens used by nvgpu.device_async_create_group and "
+                "nvgpu.device_async_wait only";
+    op->erase();
+    return success();
+  }
+};
+
+struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Runtime rt{module};
+    SymbolTable symbols(module);
+    // Kernels.
+    llvm::StringMap<func::FuncOp> trampolines;
+    SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+    for (gpu::GPUModuleOp gpuModule : gpuModules) {
+      for (auto kernel :
+           llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
+        std::string qualified =
+            (gpuModule.getName() + "::" + kernel.getName()).str();
+        FailureOr<func::FuncOp> body = convertKernel(kernel, rt, symbols);
+        if (failed(body))
+          return signalPassFailure();
+        trampolines[qualified] = buildTrampoline(*body, symbols);
+      }
+      gpuModule.erase();
+    }
+    module->removeAttr(gpu::GPUDialect::getContainerModuleAttrName());
+    // Host code.
+    SmallVector<Operation *> hostOps;
+    module.walk([&](Operation *op) {
+      if (isa<gpu::LaunchFuncOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
+              gpu::WaitOp>(op))
+        hostOps.push_back(op);
+    });
+    for (Operation *op : hostOps)
+      if (failed(convertHostOp(op, rt, symbols, trampolines)))
+        return signalPassFailure();
+    WalkResult unsupported = module.walk([&](Operation *op) {
+      if (isa<gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect>(
+              op->getDialect())) {
+        op->emitOpError() << "cannot be emulated on the CPU (host code "
+                             "for mpt-gpu-emulation launches kernels, "
+                             "allocates and copies only)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (unsupported.wasInterrupted())
+      return signalPassFailure();
+  }
+
+  /// The kernel's body as a func.func taking its arguments and the block's
+  /// shared memory.
+  FailureOr<func::FuncOp> convertKernel(gpu::GPUFuncOp kernel, Runtime &rt,
+                                        SymbolTable &symbols) {
+    if (kernel.getNumWorkgroupAttributions() ||
+        kernel.getNumPrivateAttributions())
+      return kernel.emitOpError(
+          "has workgroup or private attributions, which the emulator does "
+          "not support (mpt's kernels use dynamic shared memory)");
+    auto module = cast<ModuleOp>(getOperation());
+    MLIRContext *ctx = module.getContext();
+    SmallVector<Type> inputs(kernel.getArgumentTypes());
+    Type shared =
+        MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8));
+    inputs.push_back(shared);
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto fn = func::FuncOp::create(
+        b, kernel.getLoc(),
+        ("__mpt_emu_" + kernel->getParentOfType<gpu::GPUModuleOp>().getName() +
+         "_" + kernel.getName())
+            .str(),
+        FunctionType::get(ctx, inputs, {}));
+    fn.setPrivate();
+    symbols.insert(fn);
+    fn.getBody().takeBody(kernel.getBody());
+    fn.front().addArgument(shared, kernel.getLoc());
+    if (failed(KernelConverter(fn, rt).run()))
+      return failure();
+    return fn;
+  }
+
+  /// func.func @...(%args: !llvm.ptr, %shared: !llvm.ptr, %bytes: i64):
+  /// unpacks the struct of kernel operands that a launch stored at %args
+  /// and calls the kernel function.
+  func::FuncOp buildTrampoline(func::FuncOp body, SymbolTable &symbols) {
+    MLIRContext *ctx = body.getContext();
+    Location loc = body.getLoc();
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    Type i64Type = IntegerType::get(ctx, 64);
+    OpBuilder b = OpBuilder::atBlockEnd(getOperation().getBody());
+    auto fn =
+        func::FuncOp::create(b, loc, (body.getName() + "_trampoline").str(),
+                             FunctionType::get(ctx, {ptr, ptr, i64Type}, {}));
+    fn.setPrivate();
+    symbols.insert(fn);
+    Block *block = fn.addEntryBlock();
+    b.setInsertionPointToStart(block);
+    LLVMTypeConverter converter(ctx);
+    ArrayRef<Type> params = body.getArgumentTypes().drop_back();
+    auto packed = packedType(converter, params);
+    Value all = LLVM::LoadOp::create(b, loc, packed, block->getArgument(0));
+    SmallVector<Value> args;
+    for (auto [i, type] : llvm::enumerate(params)) {
+      Value field = LLVM::ExtractValueOp::create(b, loc, all, i);
+      args.push_back(fromPacked(b, loc, field, type));
+    }
+    // The shared memory as a memref<?xi8> descriptor.
+    auto descType = converter.convertType(body.getArgumentTypes().back());
+    Value desc = LLVM::PoisonOp::create(b, loc, descType);
+    Value zero =
+        LLVM::ConstantOp::create(b, loc, i64Type, b.getI64IntegerAttr(0));
+    Value one =
+        LLVM::ConstantOp::create(b, loc, i64Type, b.getI64IntegerAttr(1));
+    desc = LLVM::InsertValueOp::create(b, loc, desc, block->getArgument(1),
+                                       ArrayRef<int64_t>{0});
+    desc = LLVM::InsertValueOp::create(b, loc, desc, block->getArgument(1),
+                                       ArrayRef<int64_t>{1});
+    desc =
+        LLVM::InsertValueOp::create(b, loc, desc, zero, ArrayRef<int64_t>{2});
+    desc = LLVM::InsertValueOp::create(b, loc, desc, block->getArgument(2),
+                                       ArrayRef<int64_t>{3, 0});
+    desc =
+        LLVM::InsertValueOp::create(b, loc, desc, one, ArrayRef<int64_t>{4, 0});
+    args.push_back(UnrealizedConversionCastOp::create(
+                       b, loc, body.getArgumentTypes().back(), desc)
+                       .getResult(0));
+    func::CallOp::create(b, loc, body, args);
+    func::ReturnOp::create(b, loc);
+    return fn;
+  }
+
+  /// The LLVM type a kernel operand is packed as: memref descriptors, i64
+  /// for index, the type itself otherwise.
+  static Type packedFieldType(LLVMTypeConverter &converter, Type type) {
+    if (isa<MemRefType>(type))
+      return converter.convertType(type);
+    if (type.isIndex())
+      return IntegerType::get(type.getContext(), 64);
+    return type;
+  }
+
+  static LLVM::LLVMStructType packedType(LLVMTypeConverter &converter,
+                                         ArrayRef<Type> types) {
+    SmallVector<Type> fields;
+    for (Type type : types)
+      fields.push_back(packedFieldType(converter, type));
+    return LLVM::LLVMStructType::getLiteral(&converter.getContext(), fields);
+  }
+
+  static Value fromPacked(OpBuilder &b, Location loc, Value field, Type type) {
+    if (isa<MemRefType>(type))
+      return UnrealizedConversionCastOp::create(b, loc, type, field)
+          .getResult(0);
+    if (type.isIndex())
+      return arith::IndexCastOp::create(b, loc, type, field);
+    return field;
+  }
+
+  static Value toPacked(OpBuilder &b, Location loc, Value v, Type fieldType) {
+    if (isa<MemRefType>(v.getType()))
+      return UnrealizedConversionCastOp::create(b, loc, fieldType, v)
+          .getResult(0);
+    if (v.getType().isIndex())
+      return arith::IndexCastOp::create(b, loc, fieldType, v);
+    return v;
+  }
+
+  /// A NUL-terminated string constant; returns its address as i64.
+  Value stringAddress(OpBuilder &b, Location loc, StringRef text,
+                      SymbolTable &symbols) {
+    std::string name = ("__mpt_emu_name_" + text).str();
+    for (char &c : name)
+      if (!llvm::isAlnum(c))
+        c = '_';
+    ModuleOp module = getOperation();
+    auto type =
+        MemRefType::get({static_cast<int64_t>(text.size() + 1)}, b.getI8Type());
+    auto global = module.lookupSymbol<memref::GlobalOp>(name);
+    if (!global) {
+      SmallVector<int8_t> bytes(text.begin(), text.end());
+      bytes.push_back(0);
+      OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
+      global = memref::GlobalOp::create(
+          gb, loc, name, gb.getStringAttr("private"), type,
+          DenseElementsAttr::get(
+              RankedTensorType::get(type.getShape(), b.getI8Type()),
+              ArrayRef<int8_t>(bytes)),
+          /*constant=*/true, /*alignment=*/nullptr);
+      symbols.insert(global);
+    }
+    Value ref = memref::GetGlobalOp::create(b, loc, type, global.getName());
+    return pointerOf(b, loc, ref);
+  }
+
+  LogicalResult
+  convertHostOp(Operation *op, Runtime &rt, SymbolTable &symbols,
+                const llvm::StringMap<func::FuncOp> &trampolines) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      if (alloc.getAsyncToken() || !alloc.getSymbolOperands().empty())
+        return alloc.emitOpError("is emulated when synchronous only");
+      auto type = alloc.getMemref().getType();
+      Value host =
+          memref::AllocOp::create(b, loc, type, alloc.getDynamicSizes());
+      if (type.hasStaticShape() && type.getLayout().isIdentity())
+        rt.call(
+            b, loc, "mpt_emu_poison",
+            {pointerOf(b, loc, host),
+             arith::ConstantIntOp::create(
+                 b, loc, b.getI64Type(),
+                 type.getNumElements() * type.getElementTypeBitWidth() / 8)});
+      alloc.getMemref().replaceAllUsesWith(host);
+      op->erase();
+      return success();
+    }
+    if (auto dealloc = dyn_cast<gpu::DeallocOp>(op)) {
+      if (dealloc.getAsyncToken())
+        return dealloc.emitOpError("is emulated when synchronous only");
+      memref::DeallocOp::create(b, loc, dealloc.getMemref());
+      op->erase();
+      return success();
+    }
+    if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+      if (copy.getAsyncToken())
+        return copy.emitOpError("is emulated when synchronous only");
+      memref::CopyOp::create(b, loc, Value(copy.getSrc()),
+                             Value(copy.getDst()));
+      op->erase();
+      return success();
+    }
+    if (auto wait = dyn_cast<gpu::WaitOp>(op)) {
+      if (wait.getAsyncToken())
+        return wait.emitOpError("is emulated when synchronous only");
+      op->erase();
+      return success();
+    }
+    auto launch = cast<gpu::LaunchFuncOp>(op);
+    if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
+        launch.hasClusterSize() || launch.getAsyncObject())
+      return launch.emitOpError(
+          "is emulated without async tokens and clusters only");
+    std::string qualified = (launch.getKernelModuleName().getValue() +
+                             "::" + launch.getKernelName().getValue())
+                                .str();
+    auto it = trampolines.find(qualified);
+    if (it == trampolines.end())
+      return launch.emitOpError() << "launches @" << qualified
+                                  << ", which is not an outlined kernel";
+    func::FuncOp trampoline = it->second;
+    MLIRContext *ctx = b.getContext();
+    LLVMTypeConverter converter(ctx);
+    SmallVector<Type> types(launch.getKernelOperands().getTypes());
+    LLVM::LLVMStructType packed = packedType(converter, types);
+    // The operands' struct lives in the function's entry block.
+    auto parent = op->getParentOfType<FunctionOpInterface>();
+    OpBuilder entryBuilder =
+        OpBuilder::atBlockBegin(&parent.getFunctionBody().front());
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    Value one =
+        LLVM::ConstantOp::create(entryBuilder, loc, entryBuilder.getI64Type(),
+                                 entryBuilder.getI64IntegerAttr(1));
+    Value slot = LLVM::AllocaOp::create(entryBuilder, loc, ptr, packed, one);
+    Value all = LLVM::PoisonOp::create(b, loc, packed);
+    for (auto [i, v] : llvm::enumerate(launch.getKernelOperands()))
+      all = LLVM::InsertValueOp::create(
+          b, loc, all, toPacked(b, loc, v, packed.getBody()[i]), i);
+    LLVM::StoreOp::create(b, loc, all, slot);
+    Value shared =
+        launch.getDynamicSharedMemorySize()
+            ? arith::ExtUIOp::create(b, loc, b.getI64Type(),
+                                     launch.getDynamicSharedMemorySize())
+                  .getResult()
+            : arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)
+                  .getResult();
+    Value fnPtr = func::ConstantOp::create(b, loc, trampoline.getFunctionType(),
+                                           trampoline.getName());
+    SmallVector<Value> args{stringAddress(b, loc, qualified, symbols)};
+    for (Value v : {launch.getGridSizeX(), launch.getGridSizeY(),
+                    launch.getGridSizeZ(), launch.getBlockSizeX(),
+                    launch.getBlockSizeY(), launch.getBlockSizeZ()})
+      args.push_back(i64(b, loc, v));
+    args.append({shared, fnPtr, slot});
+    rt.call(b, loc, "mpt_emu_launch", args);
+    op->erase();
+    return success();
+  }
+};
+
+} // namespace

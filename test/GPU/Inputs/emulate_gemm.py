@@ -1,0 +1,119 @@
+"""GEMMs for the GPU emulator tests (test/GPU/emulate-gemm.test).
+
+  emulate_gemm.py gen DIR TYPE M N K [--batch B] [--bias-relu]
+      writes DIR/p.mlir (mpt.matmul / mpt.batch_matmul acc(f32), optionally
+      followed by a bias add and a relu) and its inputs DIR/{a,b,bias}.npy
+  emulate_gemm.py check DIR
+      compares DIR/result_0.npy with a float64 numpy reference and prints
+      "ok" or the error
+
+The reference takes the inputs as the program sees them (bf16 rounded to
+nearest even; tf32 operands rounded like cvt.rna), multiplies in float64 and
+rounds like the program (the f16/bf16 product, then bias and relu in f32
+rounded once). Tolerance: relative error in the 2-norm, 2^-10 for f16
+results, 2^-7 for bf16, 2^-9 for f32 results of tf32 operands, 1e-6 for
+exact f32 (the kernels' f32 sums differ from float64 in order only).
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+TOLERANCE = {"f16": 2.0**-10, "bf16": 2.0**-7, "tf32": 2.0**-9, "f32": 1e-6}
+
+
+def round_bf16(x):
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def round_tf32(x):
+    """cvt.rna.tf32.f32: 10 mantissa bits, ties away from zero."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    bits = (bits + 0x1000) & 0xFFFFE000
+    return bits.astype(np.uint32).view(np.float32)
+
+
+def as_stored(x, dtype):
+    if dtype == "f16":
+        return x.astype(np.float16).astype(np.float64)
+    if dtype == "bf16":
+        return round_bf16(x).astype(np.float64)
+    return x.astype(np.float32).astype(np.float64)
+
+
+def gen(d, dtype, m, n, k, batch, bias_relu):
+    os.makedirs(d, exist_ok=True)
+    rng = np.random.default_rng(m * 7 + n * 5 + k * 3 + batch)
+    elem = "f32" if dtype in ("f32", "tf32") else dtype
+    lead = [batch] if batch else []
+    a = rng.standard_normal(lead + [m, k])
+    b = rng.standard_normal(lead + [k, n])
+    bias = rng.standard_normal([n])
+    npy = np.float16 if elem == "f16" else np.float32
+    for name, v in (("a", a), ("b", b), ("bias", bias)):
+        np.save(os.path.join(d, name + ".npy"), v.astype(npy))
+
+    def t(shape):
+        return "tensor<%sx%s>" % ("x".join(map(str, shape)), elem)
+
+    ta, tb, tc = t(lead + [m, k]), t(lead + [k, n]), t(lead + [m, n])
+    op = "mpt.batch_matmul" if batch else "mpt.matmul"
+    acc = "" if elem == "f32" else " acc(f32)"
+    args = "%%a: %s, %%b: %s" % (ta, tb)
+    body = "  %%r = %s %%a, %%b%s : (%s, %s) -> %s\n" % (op, acc, ta, tb, tc)
+    if bias_relu:
+        args += ", %%bias: %s" % t([n])
+        body += ("  %%s = mpt.add %%r, %%bias : (%s, %s) -> %s\n"
+                 "  %%y = mpt.relu %%s : %s\n" % (tc, t([n]), tc, tc))
+    result = "%y" if bias_relu else "%r"
+    with open(os.path.join(d, "p.mlir"), "w") as f:
+        f.write("func.func @gemm(%s) -> %s {\n%s  func.return %s : %s\n}\n"
+                % (args, tc, body, result, tc))
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump({"dtype": dtype, "bias_relu": bias_relu}, f)
+
+
+def check(d):
+    with open(os.path.join(d, "config.json")) as f:
+        config = json.load(f)
+    dtype = config["dtype"]
+    elem = "f32" if dtype in ("f32", "tf32") else dtype
+    a = as_stored(np.load(os.path.join(d, "a.npy")), elem)
+    b = as_stored(np.load(os.path.join(d, "b.npy")), elem)
+    if dtype == "tf32":
+        a, b = (round_tf32(x).astype(np.float64) for x in (a, b))
+    ref = as_stored(a @ b, elem)
+    if config["bias_relu"]:
+        bias = as_stored(np.load(os.path.join(d, "bias.npy")), elem)
+        ref = np.maximum(as_stored(ref + bias, elem), 0)
+    out = np.load(os.path.join(d, "result_0.npy")).astype(np.float64)
+    name = os.path.basename(d)
+    if out.shape != ref.shape:
+        print("%s: shape %s, expected %s" % (name, out.shape, ref.shape))
+        return
+    if not np.isfinite(out).all():
+        print("%s: %d non-finite elements" % (name, (~np.isfinite(out)).sum()))
+        return
+    err = np.linalg.norm(out - ref) / np.linalg.norm(ref)
+    tol = TOLERANCE[dtype]
+    print("%s: %s (relative error %.2e, tolerance %.2e)"
+          % (name, "ok" if err <= tol else "WRONG", err, tol))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "gen":
+        rest = sys.argv[2:]
+        batch = 0
+        if "--batch" in rest:
+            i = rest.index("--batch")
+            batch = int(rest[i + 1])
+            del rest[i:i + 2]
+        bias_relu = "--bias-relu" in rest
+        rest = [r for r in rest if r != "--bias-relu"]
+        d, dtype, m, n, k = rest[0], rest[1], *map(int, rest[2:5])
+        gen(d, dtype, m, n, k, batch, bias_relu)
+    else:
+        check(sys.argv[2])

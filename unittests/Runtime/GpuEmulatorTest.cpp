@@ -1,0 +1,305 @@
+//===- GpuEmulatorTest.cpp - the GPU emulator's runtime -------------------===//
+//
+// Kernels written by hand against the emulator's ABI: the warp-wide
+// instructions compose as on the hardware (ldmatrix fragments are mma.sync
+// operands, so a 16x16 tile loaded with ldmatrix and multiplied gives the
+// matrix product), copies land when waited for, and the errors the
+// emulator promises are raised.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Runtime/GpuEmulator.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+int64_t addr(const void *p) { return reinterpret_cast<int64_t>(p); }
+
+int64_t tid() { return mpt_emu_id(0); }
+
+void launch(void (*kernel)(void *, void *, int64_t), void *args,
+            int64_t threads, int64_t sharedBytes = 1024, int64_t gridX = 1) {
+  static const char name[] = "test";
+  mpt_emu_launch(addr(name), gridX, 1, 1, threads, 1, 1, sharedBytes, kernel,
+                 args);
+}
+
+uint16_t toHalf(float x) {
+  _Float16 h = static_cast<_Float16>(x);
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+
+uint16_t toBF16(float x) { // exact for the small integers used here
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+//===----------------------------------------------------------------------===//
+// ldmatrix + mma.sync: the product of a 16x16 and a 16x8 tile
+//===----------------------------------------------------------------------===//
+
+struct MmaArgs {
+  const uint16_t *a; // 16x16, row-major
+  const uint16_t *b; // 16x8 (K x N), row-major
+  const float *c;    // 16x8
+  float *d;          // 16x8
+  int32_t kind;
+};
+
+/// The fragment layouts of the PTX ISA (mma.m16n8k16): lane = 4 g + t.
+void mmaKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<MmaArgs *>(argsPtr);
+  auto *sa = static_cast<uint16_t *>(shared);
+  uint16_t *sb = sa + 256;
+  int64_t lane = tid();
+  if (lane == 0) {
+    std::memcpy(sa, args.a, 512);
+    std::memcpy(sb, args.b, 256);
+  }
+  mpt_emu_barrier();
+  // A: four 8x8 matrices, lanes 8i..8i+7 point at the rows of matrix i:
+  // (rows 0-7, cols 0-7), (rows 8-15, cols 0-7), (0-7, 8-15), (8-15, 8-15).
+  int64_t row = lane % 8 + 8 * ((lane / 8) % 2), col = 8 * (lane / 16);
+  uint16_t a[8], b[4];
+  mpt_emu_ldmatrix(addr(sa + row * 16 + col), addr(sa), 512, 4, 0, addr(a));
+  // B: rows k = 0..15 of the K x N tile, transposed.
+  mpt_emu_ldmatrix(addr(sb + (lane % 16) * 8), addr(sb), 256, 2, 1, addr(b));
+  int64_t g = lane / 4, t = lane % 4;
+  float c[4], d[4];
+  for (int e = 0; e < 4; ++e)
+    c[e] = args.c[(g + 8 * (e / 2)) * 8 + 2 * t + e % 2];
+  mpt_emu_mma(args.kind, addr(a), addr(b), addr(c), addr(d));
+  for (int e = 0; e < 4; ++e)
+    args.d[(g + 8 * (e / 2)) * 8 + 2 * t + e % 2] = d[e];
+}
+
+void checkProduct(int32_t kind, uint16_t (*convert)(float)) {
+  std::vector<float> a(256), b(128), c(128), d(128, -1.0f);
+  std::vector<uint16_t> a16(256), b16(128);
+  for (int i = 0; i < 256; ++i) {
+    a[i] = static_cast<float>((i * 7) % 11 - 5);
+    a16[i] = convert(a[i]);
+  }
+  for (int i = 0; i < 128; ++i) {
+    b[i] = static_cast<float>((i * 5) % 9 - 4);
+    b16[i] = convert(b[i]);
+    c[i] = static_cast<float>(i % 13) - 6.0f;
+  }
+  MmaArgs args{a16.data(), b16.data(), c.data(), d.data(), kind};
+  launch(mmaKernel, &args, 32);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 8; ++n) {
+      float expected = c[m * 8 + n];
+      for (int k = 0; k < 16; ++k)
+        expected += a[m * 16 + k] * b[k * 8 + n];
+      EXPECT_EQ(d[m * 8 + n], expected) << "row " << m << ", column " << n;
+    }
+}
+
+TEST(GpuEmulator, LdmatrixFragmentsMultiplyToTheProductF16) {
+  checkProduct(1, toHalf);
+}
+
+TEST(GpuEmulator, LdmatrixFragmentsMultiplyToTheProductBF16) {
+  checkProduct(2, toBF16);
+}
+
+struct Tf32Args {
+  const float *a; // 16x8
+  const float *b; // 8x8
+  float *d;       // 16x8
+};
+
+/// mma.m16n8k8.tf32: A holds (g, t), (g + 8, t), (g, t + 4), (g + 8, t + 4);
+/// B (t, g), (t + 4, g).
+void tf32Kernel(void *argsPtr, void *, int64_t) {
+  auto &args = *static_cast<Tf32Args *>(argsPtr);
+  int64_t lane = tid(), g = lane / 4, t = lane % 4;
+  int32_t a[4], b[2];
+  for (int r = 0; r < 4; ++r)
+    std::memcpy(&a[r], &args.a[(g + 8 * (r % 2)) * 8 + t + 4 * (r / 2)], 4);
+  for (int r = 0; r < 2; ++r)
+    b[r] = mpt_emu_tf32(args.b[(t + 4 * r) * 8 + g]);
+  float c[4] = {0, 0, 0, 0}, d[4];
+  mpt_emu_mma(3, addr(a), addr(b), addr(c), addr(d));
+  for (int e = 0; e < 4; ++e)
+    args.d[(g + 8 * (e / 2)) * 8 + 2 * t + e % 2] = d[e];
+}
+
+TEST(GpuEmulator, Tf32MmaReadsNineteenBits) {
+  // A's low mantissa bits are not rounded (no cvt): the Tensor Cores ignore
+  // them. B is rounded to nearest, ties away (cvt.rna).
+  const float low = 1.0f + 0x1p-20f; // tf32: 1
+  const float tie = 1.0f + 0x1p-11f; // halfway between tf32 neighbours
+  std::vector<float> a(128), b(64), d(128);
+  for (int i = 0; i < 128; ++i)
+    a[i] = (i % 3 == 0) ? low : static_cast<float>(i % 5);
+  for (int i = 0; i < 64; ++i)
+    b[i] = (i % 4 == 0) ? tie : static_cast<float>(i % 3 - 1);
+  Tf32Args args{a.data(), b.data(), d.data()};
+  launch(tf32Kernel, &args, 32);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 8; ++n) {
+      double expected = 0;
+      for (int k = 0; k < 8; ++k) {
+        double x = a[m * 8 + k] == low ? 1.0 : a[m * 8 + k];
+        double y = b[k * 8 + n] == tie ? 1.0 + 0x1p-10 : b[k * 8 + n];
+        expected += x * y;
+      }
+      EXPECT_EQ(d[m * 8 + n], static_cast<float>(expected));
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Barriers, ids and asynchronous copies
+//===----------------------------------------------------------------------===//
+
+struct NeighbourArgs {
+  float *out;
+  bool barrier;
+};
+
+void neighbourKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<NeighbourArgs *>(argsPtr);
+  auto *s = static_cast<float *>(shared);
+  int64_t i = tid();
+  s[i] = static_cast<float>(i);
+  if (args.barrier)
+    mpt_emu_barrier();
+  args.out[i] = s[(i + 1) % 64];
+}
+
+TEST(GpuEmulator, BarrierOrdersSharedMemory) {
+  std::vector<float> out(64);
+  NeighbourArgs args{out.data(), true};
+  launch(neighbourKernel, &args, 64);
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(out[i], static_cast<float>((i + 1) % 64));
+  // Without the barrier, each thread runs ahead of the later ones and reads
+  // the shared memory's poison.
+  args.barrier = false;
+  launch(neighbourKernel, &args, 64);
+  EXPECT_TRUE(std::isnan(out[0]));
+}
+
+void idKernel(void *argsPtr, void *, int64_t) {
+  auto *out = static_cast<int64_t *>(argsPtr);
+  int64_t x = mpt_emu_id(0), y = mpt_emu_id(1), bx = mpt_emu_id(3),
+          by = mpt_emu_id(4);
+  int64_t nx = mpt_emu_id(6), ny = mpt_emu_id(7), gx = mpt_emu_id(9);
+  int64_t block = by * gx + bx;
+  out[block * nx * ny + y * nx + x] = 1000 * block + 10 * y + x;
+}
+
+TEST(GpuEmulator, EveryThreadOfEveryBlockRuns) {
+  std::vector<int64_t> out(2 * 3 * 4 * 2, -1);
+  static const char name[] = "ids";
+  mpt_emu_launch(addr(name), 2, 3, 1, 4, 2, 1, 0, idKernel, out.data());
+  for (int64_t block = 0; block < 6; ++block)
+    for (int64_t y = 0; y < 2; ++y)
+      for (int64_t x = 0; x < 4; ++x)
+        EXPECT_EQ(out[block * 8 + y * 4 + x], 1000 * block + 10 * y + x);
+}
+
+struct CopyArgs {
+  const uint8_t *src;
+  uint8_t *seen; // 3 x 16 bytes: before the wait, after wait 1, after wait 0
+};
+
+void copyKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<CopyArgs *>(argsPtr);
+  auto *s = static_cast<uint8_t *>(shared);
+  // Two groups: 8 of 16 bytes (zero fill), then 16 of 16.
+  mpt_emu_cp_async(addr(s), addr(s), 64, addr(args.src), addr(args.src), 32, 16,
+                   8);
+  mpt_emu_cp_async_commit();
+  mpt_emu_cp_async(addr(s + 16), addr(s), 64, addr(args.src + 16),
+                   addr(args.src), 32, 16, 16);
+  mpt_emu_cp_async_commit();
+  std::memcpy(args.seen, s, 16);
+  mpt_emu_cp_async_wait(1);
+  std::memcpy(args.seen + 16, s, 16);
+  std::memcpy(args.seen + 32, s + 16, 16);
+  mpt_emu_cp_async_wait(0);
+  std::memcpy(args.seen + 48, s + 16, 16);
+}
+
+TEST(GpuEmulator, AsyncCopiesLandWhenTheirGroupIsWaitedFor) {
+  std::vector<uint8_t> src(32), seen(64);
+  for (int i = 0; i < 32; ++i)
+    src[i] = static_cast<uint8_t>(i + 1);
+  CopyArgs args{src.data(), seen.data()};
+  launch(copyKernel, &args, 1);
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(seen[i], 0xff) << "before any wait";
+    EXPECT_EQ(seen[16 + i], i < 8 ? i + 1 : 0) << "first group, zero fill";
+    EXPECT_EQ(seen[32 + i], 0xff) << "second group, still in flight";
+    EXPECT_EQ(seen[48 + i], 17 + i) << "second group, waited for";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+void divergentBarrierKernel(void *, void *, int64_t) {
+  if (tid() < 16)
+    mpt_emu_barrier();
+}
+
+TEST(GpuEmulatorDeathTest, BarrierNotAllThreadsReach) {
+  EXPECT_EXIT(launch(divergentBarrierKernel, nullptr, 32),
+              testing::ExitedWithCode(3),
+              "kernel test, block \\(0, 0, 0\\).*deadlock: 16 threads wait "
+              "at gpu.barrier, 16 threads have exited");
+}
+
+void misalignedKernel(void *, void *shared, int64_t) {
+  auto *s = static_cast<char *>(shared);
+  uint16_t out[2];
+  mpt_emu_ldmatrix(addr(s + 2 * tid() + 2), addr(s), 1024, 1, 0, addr(out));
+}
+
+TEST(GpuEmulatorDeathTest, LdmatrixRowsMustBeAligned) {
+  EXPECT_EXIT(launch(misalignedKernel, nullptr, 32), testing::ExitedWithCode(3),
+              "ldmatrix row address of lane 0 is not 16-byte aligned");
+}
+
+void outOfBoundsKernel(void *argsPtr, void *shared, int64_t) {
+  auto *src = static_cast<const char *>(argsPtr);
+  auto *s = static_cast<char *>(shared);
+  mpt_emu_cp_async(addr(s), addr(s), 64, addr(src + 32), addr(src), 40, 16, 16);
+}
+
+TEST(GpuEmulatorDeathTest, CopiesStayInTheirBuffers) {
+  alignas(16) static char src[64];
+  EXPECT_EXIT(launch(outOfBoundsKernel, src, 1), testing::ExitedWithCode(3),
+              "cp.async \\(global memory\\) reads or writes bytes \\[32, 48\\) "
+              "of a buffer of 40 bytes");
+}
+
+void mixedWarpKernel(void *, void *shared, int64_t) {
+  auto *s = static_cast<char *>(shared);
+  uint16_t out[8];
+  float f[4] = {0, 0, 0, 0};
+  if (tid() == 5)
+    mpt_emu_mma(1, addr(out), addr(out), addr(f), addr(f));
+  else
+    mpt_emu_ldmatrix(addr(s), addr(s), 1024, 1, 0, addr(out));
+}
+
+TEST(GpuEmulatorDeathTest, LanesOfAWarpExecuteOneInstruction) {
+  EXPECT_EXIT(launch(mixedWarpKernel, nullptr, 32), testing::ExitedWithCode(3),
+              "lane 5 executes mma.sync while other lanes of its warp "
+              "execute a different warp-wide instruction");
+}
+
+} // namespace
