@@ -61,9 +61,11 @@ struct Fiber {
 
 /// What the lanes of one warp bring to a warp-wide instruction.
 struct WarpOp {
-  int kind = -1; // 0: ldmatrix, 1..3: mma
+  int kind = -1; // 0: ldmatrix, 1..3: mma, 4..6: wmma load/store/mma
   int arrived = 0;
   int32_t numTiles = 0, transpose = 0;
+  int32_t rows = 0, cols = 0, depth = 0, elementBytes = 0, mmaKind = 0;
+  int64_t leadDimension = 0;
   int64_t addr[kWarp], base[kWarp], span[kWarp];
   char *in[kWarp][3];
   char *out[kWarp];
@@ -355,6 +357,119 @@ void computeMma(WarpOp &w) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// WMMA
+//===----------------------------------------------------------------------===//
+//
+// A WMMA fragment's distribution over the lanes is unspecified, so the
+// emulator gives every lane the whole matrix. The PTX ISA requires the
+// lanes to pass the same address, stride and layout (wmma.load, 9.7.14.5):
+// lanes that differ, or fragments that differ between lanes at a wmma.mma
+// or wmma.store, are an error.
+
+/// Checks what every lane brings to a wmma.load/store: the same matrix at
+/// an address aligned to 32 bytes, rows a multiple of 16 bytes apart, in
+/// bounds.
+void checkWmmaMemory(WarpOp &w, const char *name) {
+  for (int lane = 1; lane < kWarp; ++lane)
+    if (w.addr[lane] != w.addr[0])
+      fail("lanes 0 and %d of a warp pass different addresses to %s", lane,
+           name);
+  if (w.addr[0] % 32)
+    fail("%s address is not 32-byte aligned", name);
+  if ((w.leadDimension * w.elementBytes) % 16)
+    fail("%s with rows %lld elements apart, not a multiple of 16 bytes", name,
+         (long long)w.leadDimension);
+  int64_t lines = w.transpose ? w.cols : w.rows,
+          length = w.transpose ? w.rows : w.cols;
+  for (int64_t r = 0; r < lines; ++r)
+    checkRange(name, w.addr[0] + r * w.leadDimension * w.elementBytes,
+               length * w.elementBytes, w.base[0], w.span[0]);
+}
+
+/// The byte offset of element (r, c) of a matrix in memory.
+int64_t wmmaOffset(const WarpOp &w, int64_t r, int64_t c) {
+  int64_t line = w.transpose ? c : r, at = w.transpose ? r : c;
+  return (line * w.leadDimension + at) * w.elementBytes;
+}
+
+void computeWmmaLoad(WarpOp &w) {
+  checkWmmaMemory(w, "wmma.load");
+  const char *src = reinterpret_cast<const char *>(w.addr[0]);
+  for (int64_t r = 0; r < w.rows; ++r)
+    for (int64_t c = 0; c < w.cols; ++c)
+      for (int lane = 0; lane < kWarp; ++lane)
+        std::memcpy(w.out[lane] + (r * w.cols + c) * w.elementBytes,
+                    src + wmmaOffset(w, r, c), w.elementBytes);
+}
+
+void checkSameFragment(const WarpOp &w, int operand, int64_t bytes,
+                       const char *name) {
+  for (int lane = 1; lane < kWarp; ++lane)
+    if (std::memcmp(w.in[lane][operand], w.in[0][operand], bytes))
+      fail("lanes 0 and %d of a warp hold different fragments at %s", lane,
+           name);
+}
+
+void computeWmmaStore(WarpOp &w) {
+  checkWmmaMemory(w, "wmma.store");
+  checkSameFragment(w, 0, w.rows * w.cols * w.elementBytes, "wmma.store");
+  char *dst = reinterpret_cast<char *>(w.addr[0]);
+  for (int64_t r = 0; r < w.rows; ++r)
+    for (int64_t c = 0; c < w.cols; ++c)
+      std::memcpy(dst + wmmaOffset(w, r, c),
+                  w.in[0][0] + (r * w.cols + c) * w.elementBytes,
+                  w.elementBytes);
+}
+
+/// D = A B + C on whole matrices: A rows x depth and B depth x cols of f16
+/// (mmaKind 1) or bf16 (2), C and D f32.
+void computeWmmaMma(WarpOp &w) {
+  checkSameFragment(w, 0, w.rows * w.depth * 2, "wmma.mma");
+  checkSameFragment(w, 1, w.depth * w.cols * 2, "wmma.mma");
+  checkSameFragment(w, 2, w.rows * w.cols * 4, "wmma.mma");
+  const auto *a = reinterpret_cast<const uint16_t *>(w.in[0][0]);
+  const auto *b = reinterpret_cast<const uint16_t *>(w.in[0][1]);
+  const auto *c = reinterpret_cast<const float *>(w.in[0][2]);
+  auto convert = [&](uint16_t h) {
+    return w.mmaKind == 1 ? halfToFloat(h) : bf16ToFloat(h);
+  };
+  std::vector<float> d(w.rows * w.cols);
+  for (int64_t r = 0; r < w.rows; ++r)
+    for (int64_t col = 0; col < w.cols; ++col) {
+      double sum = c[r * w.cols + col];
+      for (int64_t k = 0; k < w.depth; ++k)
+        sum += double(convert(a[r * w.depth + k])) *
+               double(convert(b[k * w.cols + col]));
+      d[r * w.cols + col] = static_cast<float>(sum);
+    }
+  for (int lane = 0; lane < kWarp; ++lane)
+    std::memcpy(w.out[lane], d.data(), d.size() * 4);
+}
+
+/// The shape and memory operands of a wmma.load or wmma.store.
+void fillWmmaMemory(WarpOp &w, int64_t lane, const char *name, int64_t addr,
+                    int64_t base, int64_t span, int32_t rows, int32_t cols,
+                    int64_t leadDimension, int32_t elementBytes,
+                    int32_t transpose) {
+  if (w.arrived == 0) {
+    w.rows = rows;
+    w.cols = cols;
+    w.leadDimension = leadDimension;
+    w.elementBytes = elementBytes;
+    w.transpose = transpose;
+  } else if (w.rows != rows || w.cols != cols ||
+             w.leadDimension != leadDimension ||
+             w.elementBytes != elementBytes || w.transpose != transpose) {
+    fail("lanes of a warp execute %s with different shapes, strides or "
+         "layouts",
+         name);
+  }
+  w.addr[lane] = addr;
+  w.base[lane] = base;
+  w.span[lane] = span;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -474,6 +589,57 @@ void mpt_emu_mma(int32_t kind, int64_t a, int64_t b, int64_t c, int64_t d) {
       computeMma);
 }
 
+void mpt_emu_wmma_load(int64_t addr, int64_t base, int64_t span, int32_t rows,
+                       int32_t cols, int64_t leadDimension,
+                       int32_t elementBytes, int32_t transpose, int64_t out) {
+  warpWide(
+      4, "wmma.load",
+      [&](WarpOp &w, int64_t lane) {
+        fillWmmaMemory(w, lane, "wmma.load", addr, base, span, rows, cols,
+                       leadDimension, elementBytes, transpose);
+        w.out[lane] = reinterpret_cast<char *>(out);
+      },
+      computeWmmaLoad);
+}
+
+void mpt_emu_wmma_store(int64_t addr, int64_t base, int64_t span, int32_t rows,
+                        int32_t cols, int64_t leadDimension,
+                        int32_t elementBytes, int32_t transpose, int64_t in) {
+  warpWide(
+      5, "wmma.store",
+      [&](WarpOp &w, int64_t lane) {
+        fillWmmaMemory(w, lane, "wmma.store", addr, base, span, rows, cols,
+                       leadDimension, elementBytes, transpose);
+        w.in[lane][0] = reinterpret_cast<char *>(in);
+      },
+      computeWmmaStore);
+}
+
+void mpt_emu_wmma_mma(int32_t kind, int32_t rows, int32_t cols, int32_t depth,
+                      int64_t a, int64_t b, int64_t c, int64_t d) {
+  if (kind != 1 && kind != 2)
+    fail("unknown wmma.mma kind %d", kind);
+  warpWide(
+      6, "wmma.mma",
+      [&](WarpOp &w, int64_t lane) {
+        if (w.arrived == 0) {
+          w.mmaKind = kind;
+          w.rows = rows;
+          w.cols = cols;
+          w.depth = depth;
+        } else if (w.mmaKind != kind || w.rows != rows || w.cols != cols ||
+                   w.depth != depth) {
+          fail("lanes of a warp execute wmma.mma with different shapes or "
+               "types");
+        }
+        w.in[lane][0] = reinterpret_cast<char *>(a);
+        w.in[lane][1] = reinterpret_cast<char *>(b);
+        w.in[lane][2] = reinterpret_cast<char *>(c);
+        w.out[lane] = reinterpret_cast<char *>(d);
+      },
+      computeWmmaMma);
+}
+
 void mpt_emu_cp_async(int64_t dst, int64_t dstBase, int64_t dstSpan,
                       int64_t src, int64_t srcBase, int64_t srcSpan,
                       int32_t dstBytes, int32_t srcBytes) {
@@ -538,6 +704,9 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_barrier", reinterpret_cast<void *>(&mpt_emu_barrier)},
       {"mpt_emu_ldmatrix", reinterpret_cast<void *>(&mpt_emu_ldmatrix)},
       {"mpt_emu_mma", reinterpret_cast<void *>(&mpt_emu_mma)},
+      {"mpt_emu_wmma_load", reinterpret_cast<void *>(&mpt_emu_wmma_load)},
+      {"mpt_emu_wmma_store", reinterpret_cast<void *>(&mpt_emu_wmma_store)},
+      {"mpt_emu_wmma_mma", reinterpret_cast<void *>(&mpt_emu_wmma_mma)},
       {"mpt_emu_cp_async", reinterpret_cast<void *>(&mpt_emu_cp_async)},
       {"mpt_emu_cp_async_commit",
        reinterpret_cast<void *>(&mpt_emu_cp_async_commit)},

@@ -7,7 +7,7 @@ module attributes {gpu.container_module} {
     gpu.func @shuffle(%x: f32) kernel {
       %c1 = arith.constant 1 : i32
       %c32 = arith.constant 32 : i32
-      // expected-error @below {{'gpu.shuffle' op cannot be emulated on the CPU (mpt-gpu-emulation runs the SIMT and mma.sync kernels of chips sm_80 to sm_90; WMMA and wgmma kernels are not emulated)}}
+      // expected-error @below {{'gpu.shuffle' op cannot be emulated on the CPU (mpt-gpu-emulation runs the SIMT, WMMA and mma.sync kernels of chips sm_70 to sm_90; the wgmma kernels of sm_90a are not emulated)}}
       %r, %valid = gpu.shuffle xor %x, %c1, %c32 : f32
       gpu.return
     }

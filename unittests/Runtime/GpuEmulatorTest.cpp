@@ -302,4 +302,115 @@ TEST(GpuEmulatorDeathTest, LanesOfAWarpExecuteOneInstruction) {
               "execute a different warp-wide instruction");
 }
 
+//===----------------------------------------------------------------------===//
+// WMMA: load, multiply-accumulate, store
+//===----------------------------------------------------------------------===//
+
+struct WmmaArgs {
+  const uint16_t *a; // 16 x 16 in a 16 x 24 buffer (row-major, ld 24)
+  const uint16_t *b; // 16 x 16, stored column-major (ld 16)
+  float *c;          // 16 x 16 in a 16 x 20 buffer (ld 20), C in, D out
+  int64_t aOffset = 0;
+};
+
+void wmmaKernel(void *argsPtr, void *, int64_t) {
+  auto &args = *static_cast<WmmaArgs *>(argsPtr);
+  uint16_t a[256], b[256];
+  float c[256], d[256];
+  mpt_emu_wmma_load(addr(args.a) + args.aOffset, addr(args.a), 16 * 24 * 2, 16,
+                    16, 24, 2, 0, addr(a));
+  mpt_emu_wmma_load(addr(args.b), addr(args.b), 256 * 2, 16, 16, 16, 2, 1,
+                    addr(b));
+  mpt_emu_wmma_load(addr(args.c), addr(args.c), 16 * 20 * 4, 16, 16, 20, 4, 0,
+                    addr(c));
+  mpt_emu_wmma_mma(1, 16, 16, 16, addr(a), addr(b), addr(c), addr(d));
+  mpt_emu_wmma_store(addr(args.c), addr(args.c), 16 * 20 * 4, 16, 16, 20, 4, 0,
+                     addr(d));
+}
+
+TEST(GpuEmulator, WmmaLoadsMultipliesAndStoresWholeMatrices) {
+  alignas(32) static uint16_t a16[16 * 24], b16[256];
+  alignas(32) static float c[16 * 20];
+  std::vector<float> a(256), b(256), expected(256);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 24; ++j) {
+      float v = static_cast<float>((i * 24 + j) * 7 % 11 - 5);
+      a16[i * 24 + j] = toHalf(v);
+      if (j < 16)
+        a[i * 16 + j] = v;
+    }
+  for (int k = 0; k < 16; ++k)
+    for (int n = 0; n < 16; ++n) {
+      b[k * 16 + n] = static_cast<float>((k * 16 + n) * 5 % 9 - 4);
+      b16[n * 16 + k] = toHalf(b[k * 16 + n]); // column-major
+    }
+  for (int i = 0; i < 16 * 20; ++i)
+    c[i] = static_cast<float>(i % 13) - 6.0f;
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) {
+      expected[m * 16 + n] = c[m * 20 + n];
+      for (int k = 0; k < 16; ++k)
+        expected[m * 16 + n] += a[m * 16 + k] * b[k * 16 + n];
+    }
+  WmmaArgs args{a16, b16, c};
+  launch(wmmaKernel, &args, 32);
+  for (int m = 0; m < 16; ++m) {
+    for (int n = 0; n < 16; ++n)
+      EXPECT_EQ(c[m * 20 + n], expected[m * 16 + n])
+          << "row " << m << ", column " << n;
+    for (int n = 16; n < 20; ++n) // the padding stays
+      EXPECT_EQ(c[m * 20 + n], static_cast<float>((m * 20 + n) % 13) - 6.0f);
+  }
+}
+
+TEST(GpuEmulatorDeathTest, WmmaAddressesMustBeAligned) {
+  alignas(32) static uint16_t a16[16 * 24], b16[256];
+  alignas(32) static float c[16 * 20];
+  WmmaArgs args{a16, b16, c, /*aOffset=*/16};
+  EXPECT_EXIT(launch(wmmaKernel, &args, 32), testing::ExitedWithCode(3),
+              "wmma.load address is not 32-byte aligned");
+}
+
+void wmmaDivergentKernel(void *argsPtr, void *, int64_t) {
+  auto *m = static_cast<uint16_t *>(argsPtr);
+  uint16_t a[256];
+  mpt_emu_wmma_load(addr(m + (tid() == 9 ? 16 : 0)), addr(m), 32 * 16 * 2, 16,
+                    16, 16, 2, 0, addr(a));
+}
+
+TEST(GpuEmulatorDeathTest, WmmaLanesPassOneAddress) {
+  alignas(32) static uint16_t m[32 * 16];
+  EXPECT_EXIT(launch(wmmaDivergentKernel, m, 32), testing::ExitedWithCode(3),
+              "lanes 0 and 9 of a warp pass different addresses to wmma.load");
+}
+
+void wmmaOutOfBoundsKernel(void *argsPtr, void *, int64_t) {
+  auto *m = static_cast<uint16_t *>(argsPtr);
+  uint16_t a[256];
+  // 16 rows of 16 elements 16 apart from element 16: the last row ends at
+  // element 272 of 256.
+  mpt_emu_wmma_load(addr(m + 16), addr(m), 256 * 2, 16, 16, 16, 2, 0, addr(a));
+}
+
+TEST(GpuEmulatorDeathTest, WmmaStaysInItsBuffer) {
+  alignas(32) static uint16_t m[256 + 16];
+  EXPECT_EXIT(launch(wmmaOutOfBoundsKernel, m, 32), testing::ExitedWithCode(3),
+              "wmma.load reads or writes bytes \\[512, 544\\) of a buffer "
+              "of 512 bytes");
+}
+
+void wmmaFragmentsDifferKernel(void *, void *, int64_t) {
+  uint16_t a[256] = {}, b[256] = {};
+  float c[256] = {}, d[256];
+  if (tid() == 31)
+    c[17] = 1.0f;
+  mpt_emu_wmma_mma(1, 16, 16, 16, addr(a), addr(b), addr(c), addr(d));
+}
+
+TEST(GpuEmulatorDeathTest, WmmaLanesHoldOneFragment) {
+  EXPECT_EXIT(launch(wmmaFragmentsDifferKernel, nullptr, 32),
+              testing::ExitedWithCode(3),
+              "lanes 0 and 31 of a warp hold different fragments at wmma.mma");
+}
+
 } // namespace

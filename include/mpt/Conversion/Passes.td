@@ -198,23 +198,28 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
     thread and block ids, `gpu.barrier`, `nvgpu.ldmatrix`,
     `nvgpu.mma.sync`, `nvvm.mma.sync` (m16n8k16 f16/bf16, m16n8k8 tf32),
     `nvgpu.device_async_copy` with its groups and waits,
-    `nvvm.cp.async.wait.group` and `nvvm.cvt.float.to.tf32` become calls
-    into the emulator runtime (`lib/Runtime/GpuEmulator.cpp`). Each
+    `nvvm.cp.async.wait.group`, `nvvm.cvt.float.to.tf32` and WMMA's
+    `gpu.subgroup_mma_load_matrix`, `gpu.subgroup_mma_compute` and
+    `gpu.subgroup_mma_store_matrix` become calls into the emulator runtime
+    (`lib/Runtime/GpuEmulator.cpp`); a WMMA fragment, whose distribution
+    over the lanes is unspecified, becomes a vector of the whole matrix in
+    every lane. Each
     `gpu.launch_func` becomes a call to `mpt_emu_launch` with the kernel's
     operands packed in a struct and a trampoline that unpacks them;
-    `gpu.alloc` becomes `memref.alloc` filled with all-ones bits (NaN),
+    `gpu.alloc` becomes `memref.alloc` (aligned to 256 bytes, like
+    `cudaMalloc`) filled with all-ones bits (NaN),
     `gpu.memcpy` `memref.copy`. Memory spaces are dropped.
 
     The runtime runs a launch's blocks in order and a block's threads as
     fibers; warp-wide instructions compute each lane's fragment as the PTX
     ISA specifies, asynchronous copies land when a wait retires their group,
-    and a deadlock at a barrier, an out-of-bounds or misaligned copy or
-    `ldmatrix`, or lanes of one warp at different warp-wide instructions
-    end the run with an error.
+    and a deadlock at a barrier, an out-of-bounds or misaligned copy,
+    `ldmatrix` or `wmma.load`/`wmma.store`, lanes of one warp at different
+    warp-wide instructions, or WMMA lanes with different addresses or
+    fragments end the run with an error.
 
-    WMMA (`gpu.subgroup_mma_*`, before sm_80) and warpgroup (`wgmma`, TMA,
-    mbarrier: sm_90a) kernels are not emulated: an op the emulator does not
-    know is an error.
+    The warpgroup kernels of sm_90a (`wgmma`, TMA, mbarrier) are not
+    emulated: an op the emulator does not know is an error.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

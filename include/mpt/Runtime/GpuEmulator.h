@@ -4,7 +4,8 @@
 // host functions run here, one block at a time, each GPU thread a fiber on
 // the calling thread. Warp-wide instructions (ldmatrix, mma.sync) gather the
 // operands of the 32 lanes and compute what the PTX ISA specifies for each
-// lane; cp.async copies happen when a wait_group retires their group.
+// lane (WMMA fragments, whose layout is unspecified, hold the whole matrix in
+// every lane); cp.async copies happen when a wait_group retires their group.
 // Errors (a barrier not every thread reaches, an out-of-bounds or misaligned
 // copy, lanes that diverge at a warp-wide instruction) print a message and
 // exit the process with status 3.
@@ -51,6 +52,20 @@ void mpt_emu_ldmatrix(int64_t addr, int64_t base, int64_t span,
 /// with f32 accumulators: `a`, `b`, `c` this lane's fragments (8/4/4
 /// 16-bit elements or 4/2/4 words), `d` gets 4 floats.
 void mpt_emu_mma(int32_t kind, int64_t a, int64_t b, int64_t c, int64_t d);
+/// wmma.load / wmma.store of a rows x cols matrix of `elementBytes`
+/// elements at `addr` within [base, base + span), rows (columns when
+/// `transpose`) `leadDimension` elements apart; `out` / `in` is this lane's
+/// fragment, the whole matrix row-major.
+void mpt_emu_wmma_load(int64_t addr, int64_t base, int64_t span, int32_t rows,
+                       int32_t cols, int64_t leadDimension,
+                       int32_t elementBytes, int32_t transpose, int64_t out);
+void mpt_emu_wmma_store(int64_t addr, int64_t base, int64_t span, int32_t rows,
+                        int32_t cols, int64_t leadDimension,
+                        int32_t elementBytes, int32_t transpose, int64_t in);
+/// wmma.mma: D = A B + C, A rows x depth and B depth x cols of f16 (kind 1)
+/// or bf16 (kind 2), C and D f32, whole matrices row-major.
+void mpt_emu_wmma_mma(int32_t kind, int32_t rows, int32_t cols, int32_t depth,
+                      int64_t a, int64_t b, int64_t c, int64_t d);
 /// cp.async of `dstBytes` (4, 8, 16), of which the first `srcBytes` come
 /// from `src` and the rest are zeros; queued until a wait retires it.
 void mpt_emu_cp_async(int64_t dst, int64_t dstBase, int64_t dstSpan,

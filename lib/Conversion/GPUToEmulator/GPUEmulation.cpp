@@ -10,12 +10,15 @@
 //   and the block's dynamic shared memory; thread and block ids, barriers,
 //   and the warp-wide and asynchronous instructions (nvgpu.ldmatrix,
 //   nvgpu.mma.sync, nvvm.mma.sync, nvgpu.device_async_copy and its groups
-//   and waits, nvvm.cvt.float.to.tf32) become calls into the emulator, with
-//   operands passed through stack buffers and memory as addresses.
+//   and waits, nvvm.cvt.float.to.tf32, the gpu.subgroup_mma_* ops of WMMA)
+//   become calls into the emulator, with operands passed through stack
+//   buffers and memory as addresses. A WMMA fragment becomes a vector of
+//   the whole matrix in every lane.
 // - Each gpu.launch_func packs its operands (memrefs as their LLVM
 //   descriptors) into a struct and calls mpt_emu_launch with a trampoline
 //   that unpacks them and calls the kernel function.
-// - Device buffers become host buffers filled with all-ones bits (NaN),
+// - Device buffers become host buffers (aligned to 256 bytes, like
+//   cudaMalloc's) filled with all-ones bits (NaN),
 //   copies memref.copy.
 //
 // Memory spaces are dropped: shared memory is a host buffer per block.
@@ -123,7 +126,7 @@ public:
       : fn(fn), rt(rt), entry(OpBuilder::atBlockBegin(&fn.front())) {}
 
   LogicalResult run() {
-    stripMemorySpaces();
+    convertTypes();
     SmallVector<Operation *> ops;
     fn.walk([&](Operation *op) { ops.push_back(op); });
     // Waits and groups before the copies whose tokens they use.
@@ -136,8 +139,8 @@ public:
                   op->getDialect())) {
             op->emitOpError()
                 << "cannot be emulated on the CPU (mpt-gpu-emulation runs the "
-                   "SIMT and mma.sync kernels of chips sm_80 to sm_90; WMMA "
-                   "and wgmma kernels are not emulated)";
+                   "SIMT, WMMA and mma.sync kernels of chips sm_70 to sm_90; "
+                   "the wgmma kernels of sm_90a are not emulated)";
             return WalkResult::interrupt();
           }
           return WalkResult::advance();
@@ -151,8 +154,14 @@ private:
   OpBuilder entry; // allocas and ids, at the start of the function
   DenseMap<int, Value> ids;
 
-  void stripMemorySpaces() {
+  /// Drops memory spaces; WMMA fragments become vectors of the whole
+  /// matrix (every lane of the emulator holds all of it).
+  void convertTypes() {
     auto strip = [](Value v) {
+      if (auto frag = dyn_cast<gpu::MMAMatrixType>(v.getType())) {
+        v.setType(VectorType::get(frag.getShape(), frag.getElementType()));
+        return;
+      }
       auto type = dyn_cast<MemRefType>(v.getType());
       if (type && type.getMemorySpace())
         v.setType(MemRefType::Builder(type).setMemorySpace(Attribute()));
@@ -272,6 +281,40 @@ private:
     }
     if (auto o = dyn_cast<NVVM::MmaOp>(op))
       return convertNVVMMma(b, o);
+    if (auto o = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op)) {
+      auto type = cast<VectorType>(o.getRes().getType());
+      Value out = buffer(loc, type.getNumElements(), type.getElementType());
+      callWmmaMemory(b, o, "mpt_emu_wmma_load", o.getSrcMemref(),
+                     o.getIndices(), type, o.getLeadDimension(),
+                     o.getTranspose().value_or(false), out);
+      return replace(op, reload(b, loc, out, type));
+    }
+    if (auto o = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op)) {
+      Value src = o.getSrc();
+      callWmmaMemory(b, o, "mpt_emu_wmma_store", o.getDstMemref(),
+                     o.getIndices(), cast<VectorType>(src.getType()),
+                     o.getLeadDimension(), o.getTranspose().value_or(false),
+                     Value());
+      op->erase();
+      return success();
+    }
+    if (auto o = dyn_cast<gpu::SubgroupMmaComputeOp>(op)) {
+      auto aType = cast<VectorType>(o.getOpA().getType());
+      auto cType = cast<VectorType>(o.getOpC().getType());
+      int kind = mmaKind(aType.getElementType());
+      if (!kind || !cType.getElementType().isF32() || o.getATranspose() ||
+          o.getBTranspose())
+        return o.emitOpError("is emulated for f16 or bf16 operands with f32 "
+                             "accumulators, untransposed, only");
+      Value d = buffer(loc, cType.getNumElements(), cType.getElementType());
+      rt.call(b, loc, "mpt_emu_wmma_mma",
+              {constI32(b, loc, kind), constI32(b, loc, cType.getDimSize(0)),
+               constI32(b, loc, cType.getDimSize(1)),
+               constI32(b, loc, aType.getDimSize(1)), spill(b, loc, o.getOpA()),
+               spill(b, loc, o.getOpB()), spill(b, loc, o.getOpC()),
+               pointerOf(b, loc, d)});
+      return replace(op, reload(b, loc, d, cType));
+    }
     if (auto o = dyn_cast<NVVM::ConvertFloatToTF32Op>(op)) {
       if (o.getRnd() != NVVM::FPRoundingMode::RNA || o.getRelu() ||
           o.getSat() != NVVM::SaturationMode::NONE)
@@ -313,6 +356,25 @@ private:
       return success();
     }
     return success();
+  }
+
+  /// A call of wmma.load (`out` is the buffer the fragment goes to) or
+  /// wmma.store (of `fragment`'s value, spilled) on element `indices` of
+  /// `memref`, with rows `leadDimension` elements apart.
+  void callWmmaMemory(OpBuilder &b, Operation *op, StringRef name, Value memref,
+                      ValueRange indices, VectorType type,
+                      const APInt &leadDimension, bool transpose, Value out) {
+    Location loc = op->getLoc();
+    Address a = addressOf(b, loc, memref, indices);
+    Value data =
+        out ? pointerOf(b, loc, out) : spill(b, loc, op->getOperand(0));
+    rt.call(b, loc, name,
+            {a.addr, a.base, a.span, constI32(b, loc, type.getDimSize(0)),
+             constI32(b, loc, type.getDimSize(1)),
+             arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                          leadDimension.getSExtValue()),
+             constI32(b, loc, type.getElementTypeBitWidth() / 8),
+             constI32(b, loc, transpose), data});
   }
 
   /// nvvm.mma.sync on registers (bf16 m16n8k16 and tf32 m16n8k8 in mpt's
@@ -567,8 +629,9 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
       if (alloc.getAsyncToken() || !alloc.getSymbolOperands().empty())
         return alloc.emitOpError("is emulated when synchronous only");
       auto type = alloc.getMemref().getType();
-      Value host =
-          memref::AllocOp::create(b, loc, type, alloc.getDynamicSizes());
+      // cudaMalloc's alignment.
+      Value host = memref::AllocOp::create(
+          b, loc, type, alloc.getDynamicSizes(), b.getI64IntegerAttr(256));
       if (type.hasStaticShape() && type.getLayout().isIdentity())
         rt.call(
             b, loc, "mpt_emu_poison",
