@@ -28,6 +28,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <map>
+#include <memory>
 #include <string>
 #include <ucontext.h>
 #include <vector>
@@ -37,12 +39,16 @@ namespace {
 constexpr size_t kStackBytes = size_t(256) << 10;
 constexpr int64_t kMaxThreads = 1024;
 constexpr int64_t kMaxSharedBytes = 227 * 1024;
+/// Shared memory lies in a window of 2^18 bytes (wgmma descriptors hold
+/// bits [4, 18) of an address).
+constexpr int64_t kSharedWindow = int64_t(1) << 18;
 constexpr int kWarp = 32;
+constexpr int kWarpgroup = 128;
 
 [[noreturn]] void fail(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 
-enum class State { Ready, AtBarrier, AtWarp, Done };
+enum class State { Ready, AtBarrier, AtWarp, AtMbarrier, Done };
 
 struct Copy {
   char *dst;
@@ -59,16 +65,62 @@ struct Fiber {
   std::deque<std::vector<Copy>> groups; // committed, oldest first
 };
 
-/// What the lanes of one warp bring to a warp-wide instruction.
+/// What the lanes of one warp (or warpgroup) bring to a warp-wide
+/// (warpgroup-wide) instruction.
 struct WarpOp {
-  int kind = -1; // 0: ldmatrix, 1..3: mma, 4..6: wmma load/store/mma
+  int kind = -1; // 0: ldmatrix, 1..3: mma, 4..6: wmma load/store/mma,
+                 // 7..9: wgmma mma_async/commit/wait
   int arrived = 0;
   int32_t numTiles = 0, transpose = 0;
   int32_t rows = 0, cols = 0, depth = 0, elementBytes = 0, mmaKind = 0;
-  int64_t leadDimension = 0;
-  int64_t addr[kWarp], base[kWarp], span[kWarp];
-  char *in[kWarp][3];
-  char *out[kWarp];
+  int32_t layoutA = 0, layoutB = 0, accumulate = 0;
+  int64_t leadDimension = 0, descA = 0, descB = 0;
+  int64_t addr[kWarpgroup], base[kWarpgroup], span[kWarpgroup];
+  char *in[kWarpgroup][3];
+  char *out[kWarpgroup];
+};
+
+/// A tensor map (cuTensorMapEncodeTiled): a tensor in global memory and the
+/// box that a TMA copy moves. Dimensions in memref order (outermost first).
+struct TensorMap {
+  const char *base;
+  int rank;
+  int64_t sizes[5], strides[5], box[5];
+  int elementBytes, swizzleBytes;
+  bool oobNan;
+  int64_t boxBytes() const {
+    int64_t n = elementBytes;
+    for (int d = 0; d < rank; ++d)
+      n *= box[d];
+    return n;
+  }
+};
+
+/// A TMA copy that has been issued and not yet landed.
+struct TmaCopy {
+  char *dst;
+  const TensorMap *map;
+  int64_t coords[5]; // memref order
+};
+
+/// An mbarrier: arrivals and transaction bytes pending in the current
+/// phase, and the TMA copies that will complete its transactions.
+struct Mbarrier {
+  bool initialized = false;
+  int64_t expected = 0, pending = 0, tx = 0, phase = 0;
+  std::vector<TmaCopy> copies;
+};
+
+/// What a wgmma read from shared memory, to check that it is unchanged
+/// when a wgmma.wait_group retires it.
+struct WgmmaGroup {
+  std::vector<std::pair<const char *, uint32_t>> reads; // address, bits
+  int elementBytes = 2;
+};
+
+struct Warpgroup {
+  std::vector<WgmmaGroup> uncommitted;
+  std::deque<std::vector<WgmmaGroup>> groups;
 };
 
 struct Launch {
@@ -81,7 +133,9 @@ struct Launch {
   int64_t sharedBytes = 0;
   std::vector<Fiber> fibers;
   std::vector<char *> stacks;
-  std::vector<WarpOp> warps;
+  std::vector<WarpOp> warps, warpgroupOps;
+  std::vector<Warpgroup> warpgroups;
+  std::map<int64_t, Mbarrier> mbarriers;
   ucontext_t scheduler;
   Fiber *current = nullptr;
   int64_t atBarrier = 0;
@@ -156,6 +210,8 @@ const char *describe(State s) {
     return "wait at gpu.barrier";
   case State::AtWarp:
     return "wait at a warp-wide instruction";
+  case State::AtMbarrier:
+    return "wait on an mbarrier phase that does not complete";
   case State::Done:
     return "have exited";
   case State::Ready:
@@ -168,6 +224,11 @@ void runBlock(Launch &l) {
   std::memset(l.shared, 0xff, l.sharedBytes);
   for (WarpOp &w : l.warps)
     w = WarpOp();
+  for (WarpOp &w : l.warpgroupOps)
+    w = WarpOp();
+  for (Warpgroup &w : l.warpgroups)
+    w = Warpgroup();
+  l.mbarriers.clear();
   l.atBarrier = 0;
   for (int64_t i = 0; i < l.threads; ++i) {
     Fiber &f = l.fibers[i];
@@ -198,7 +259,7 @@ void runBlock(Launch &l) {
       continue;
     }
     bool done = true;
-    int64_t count[4] = {0, 0, 0, 0};
+    int64_t count[5] = {0, 0, 0, 0, 0};
     for (Fiber &f : l.fibers) {
       count[static_cast<int>(f.state)]++;
       done &= f.state == State::Done;
@@ -207,13 +268,14 @@ void runBlock(Launch &l) {
       return;
     {
       std::string what;
-      for (State s : {State::AtBarrier, State::AtWarp, State::Done})
+      for (State s :
+           {State::AtBarrier, State::AtWarp, State::AtMbarrier, State::Done})
         if (count[static_cast<int>(s)])
           what += (what.empty() ? "" : ", ") +
                   std::to_string(count[static_cast<int>(s)]) + " threads " +
                   describe(s);
-      fail("deadlock: %s (a barrier or warp-wide instruction that not every "
-           "thread reaches)",
+      fail("deadlock: %s (a barrier, warp-wide instruction or mbarrier "
+           "phase that not every thread reaches)",
            what.c_str());
     }
   }
@@ -261,16 +323,19 @@ void checkRange(const char *what, int64_t addr, int64_t bytes, int64_t base,
          (long long)span);
 }
 
-/// Joins the warp's other lanes at a warp-wide instruction of `kind`; the
-/// last lane to arrive runs `compute` for all 32.
+/// Joins the warp's (with `size` 128: the warpgroup's) other lanes at a
+/// warp-wide instruction of `kind`; the last lane to arrive runs `compute`
+/// for all of them.
 template <typename Fill, typename Compute>
-void warpWide(int kind, const char *name, Fill fill, Compute compute) {
+void warpWide(int kind, const char *name, Fill fill, Compute compute,
+              int size = kWarp) {
   Launch &l = launch();
-  if (l.threads % kWarp)
-    fail("%s in a block of %lld threads, not whole warps", name,
-         (long long)l.threads);
-  int64_t lane = l.current->linear % kWarp;
-  WarpOp &w = l.warps[l.current->linear / kWarp];
+  if (l.threads % size)
+    fail("%s in a block of %lld threads, not whole %s", name,
+         (long long)l.threads, size == kWarp ? "warps" : "warpgroups");
+  int64_t lane = l.current->linear % size;
+  WarpOp &w =
+      (size == kWarp ? l.warps : l.warpgroupOps)[l.current->linear / size];
   if (w.arrived == 0)
     w.kind = kind;
   else if (w.kind != kind)
@@ -278,14 +343,14 @@ void warpWide(int kind, const char *name, Fill fill, Compute compute) {
          "different warp-wide instruction",
          (long long)lane, name);
   fill(w, lane);
-  if (++w.arrived < kWarp) {
+  if (++w.arrived < size) {
     block(State::AtWarp);
     return;
   }
   compute(w);
   w.arrived = 0;
   int64_t first = l.current->linear - lane;
-  for (int64_t i = 0; i < kWarp; ++i)
+  for (int64_t i = 0; i < size; ++i)
     if (l.fibers[first + i].state == State::AtWarp)
       l.fibers[first + i].state = State::Ready;
 }
@@ -470,6 +535,201 @@ void fillWmmaMemory(WarpOp &w, int64_t lane, const char *name, int64_t addr,
   w.span[lane] = span;
 }
 
+//===----------------------------------------------------------------------===//
+// TMA, mbarriers and wgmma (sm_90a)
+//===----------------------------------------------------------------------===//
+//
+// A TMA copy makes its destination poison at once and lands when a thread
+// waits on its mbarrier; landing completes its transaction bytes (the whole
+// box, out-of-bounds elements included). A phase of an mbarrier completes
+// when its arrivals and its transaction bytes are all in. wgmma reads its
+// operands through matrix descriptors (start address, leading and stride
+// byte offsets, 128-byte swizzle) as the PTX ISA lays them out (9.7.15.5.1,
+// "Matrix Descriptor"), computes at issue, and records what it read; a
+// wgmma.wait_group that retires it checks that shared memory still holds
+// it, so a stage refilled while a wgmma may still read it is an error.
+
+std::vector<std::unique_ptr<TensorMap>> &tensorMaps() {
+  static std::vector<std::unique_ptr<TensorMap>> maps;
+  return maps;
+}
+
+/// The address bits [4, 4 + b) XORed with bits [7, 7 + b) for a swizzle of
+/// 16 * 2^b bytes (CUTLASS's Swizzle<b, 4, 3>).
+int64_t swizzle(int64_t addr, int swizzleBytes) {
+  int bits = swizzleBytes == 128  ? 3
+             : swizzleBytes == 64 ? 2
+             : swizzleBytes == 32 ? 1
+                                  : 0;
+  return addr ^ (((addr >> 7) & ((1 << bits) - 1)) << 4);
+}
+
+Mbarrier &mbarrier(int64_t key, const char *what) {
+  Mbarrier &m = launch().mbarriers[key];
+  if (!m.initialized)
+    fail("%s on an mbarrier before mbarrier.init", what);
+  return m;
+}
+
+/// Completes the phase when its arrivals and bytes are in.
+void completePhase(Mbarrier &m) {
+  if (m.pending != 0 || m.tx != 0)
+    return;
+  ++m.phase;
+  m.pending = m.expected;
+  for (Fiber &f : launch().fibers)
+    if (f.state == State::AtMbarrier)
+      f.state = State::Ready;
+}
+
+void landTma(const TmaCopy &c) {
+  const TensorMap &t = *c.map;
+  int64_t index[5] = {0, 0, 0, 0, 0};
+  int64_t count = t.boxBytes() / t.elementBytes;
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t rest = e, offset = 0;
+    bool inside = true;
+    for (int d = t.rank - 1; d >= 0; --d) {
+      index[d] = rest % t.box[d];
+      rest /= t.box[d];
+      int64_t g = c.coords[d] + index[d];
+      inside &= g >= 0 && g < t.sizes[d];
+      offset += g * t.strides[d];
+    }
+    char *dst = reinterpret_cast<char *>(swizzle(
+        reinterpret_cast<int64_t>(c.dst) + e * t.elementBytes, t.swizzleBytes));
+    if (inside)
+      std::memcpy(dst, t.base + offset * t.elementBytes, t.elementBytes);
+    else if (t.oobNan)
+      std::memset(dst, 0xff, t.elementBytes);
+    else
+      std::memset(dst, 0, t.elementBytes);
+  }
+}
+
+/// Lands the TMA copies that complete transactions of `m`.
+void landCopies(Mbarrier &m) {
+  std::vector<TmaCopy> copies;
+  copies.swap(m.copies);
+  for (const TmaCopy &c : copies) {
+    landTma(c);
+    m.tx -= c.map->boxBytes();
+  }
+  if (!copies.empty())
+    completePhase(m);
+}
+
+/// A wgmma matrix descriptor: the operand's start address (in the block's
+/// shared memory window), leading and stride byte offsets.
+struct Descriptor {
+  int64_t start, leading, stride;
+};
+
+Descriptor decode(int64_t d, const char *operand) {
+  Launch &l = launch();
+  int swizzleMode = static_cast<int>((uint64_t(d) >> 62) & 3);
+  if (swizzleMode != 1)
+    fail("wgmma descriptor of %s with swizzle mode %d; the emulator takes "
+         "the 128-byte swizzle (mode 1) only",
+         operand, swizzleMode);
+  if ((d >> 49) & 7)
+    fail("wgmma descriptor of %s with a base offset; the emulator takes "
+         "operands aligned to the 1024-byte swizzle pattern only",
+         operand);
+  Descriptor r;
+  r.start = reinterpret_cast<int64_t>(l.shared) + ((d & 0x3fff) << 4);
+  r.leading = ((d >> 16) & 0x3fff) << 4;
+  r.stride = ((d >> 32) & 0x3fff) << 4;
+  return r;
+}
+
+/// The address of element (i, k) of an operand with rows i (M of A, N of
+/// B) and K columns: K-major (K contiguous within 128-byte rows, 8-row
+/// groups `stride` apart) or MN-major (i contiguous, 64-element column
+/// blocks `leading` apart, 8-row K groups `stride` apart), 128-byte
+/// swizzle.
+const char *operandAddress(const Descriptor &d, bool kMajor, int64_t i,
+                           int64_t k, int elementBytes) {
+  int64_t perRow = 128 / elementBytes;
+  int64_t offset =
+      kMajor ? (i % 8) * 128 + (i / 8) * d.stride + k * elementBytes
+             : (i % perRow) * elementBytes + (i / perRow) * d.leading +
+                   (k % 8) * 128 + (k / 8) * d.stride;
+  Launch &l = launch();
+  int64_t a = swizzle(d.start + offset, 128);
+  int64_t base = reinterpret_cast<int64_t>(l.shared);
+  if (a < base || a + elementBytes > base + l.sharedBytes)
+    fail("wgmma reads bytes [%lld, %lld) of %lld bytes of shared memory",
+         (long long)(a - base), (long long)(a - base + elementBytes),
+         (long long)l.sharedBytes);
+  return reinterpret_cast<const char *>(a);
+}
+
+/// D = A B (+ D) for m64nNkK: kind 1 f16, 2 bf16, 3 tf32; layouts 0: row,
+/// 1: col (PTX: A row and B col are K-major, the others MN-major).
+void computeWgmma(WarpOp &w) {
+  for (int lane = 1; lane < kWarpgroup; ++lane)
+    if (w.addr[lane] != w.addr[0] || w.base[lane] != w.base[0])
+      fail("threads 0 and %d of a warpgroup pass different descriptors to "
+           "wgmma.mma_async",
+           lane);
+  const int m = 64, n = w.cols, k = w.depth;
+  const int eb = w.mmaKind == 3 ? 4 : 2;
+  Descriptor da = decode(w.addr[0], "A"), db = decode(w.base[0], "B");
+  bool aK = w.layoutA == 0, bK = w.layoutB == 1;
+  if (w.mmaKind == 3 && (!aK || !bK))
+    fail("tf32 wgmma with an MN-major operand (PTX takes K-major only)");
+  WgmmaGroup read;
+  read.elementBytes = eb;
+  auto value = [&](const char *p) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, p, eb);
+    read.reads.push_back({p, bits});
+    if (w.mmaKind == 1)
+      return halfToFloat(static_cast<uint16_t>(bits));
+    if (w.mmaKind == 2)
+      return bf16ToFloat(static_cast<uint16_t>(bits));
+    return bitsToFloat(bits & ~0x1fffu); // the 19 bits of tf32
+  };
+  std::vector<float> a(m * k), b(k * n);
+  for (int i = 0; i < m; ++i)
+    for (int kk = 0; kk < k; ++kk)
+      a[i * k + kk] = value(operandAddress(da, aK, i, kk, eb));
+  for (int j = 0; j < n; ++j)
+    for (int kk = 0; kk < k; ++kk)
+      b[kk * n + j] = value(operandAddress(db, bK, j, kk, eb));
+  // Thread l = 32 w + 4 g + t holds, for each 8 columns i, rows 16 w + g
+  // and 16 w + g + 8, columns 8 i + 2 t and 8 i + 2 t + 1.
+  for (int lane = 0; lane < kWarpgroup; ++lane) {
+    int warp = lane / 32, g = (lane % 32) / 4, t = lane % 4;
+    const auto *c = reinterpret_cast<const float *>(w.in[lane][0]);
+    auto *d = reinterpret_cast<float *>(w.out[lane]);
+    for (int r = 0; r < n / 2; ++r) {
+      int row = 16 * warp + g + 8 * ((r % 4) / 2),
+          col = 8 * (r / 4) + 2 * t + r % 2;
+      double sum = w.accumulate ? c[r] : 0.0;
+      for (int kk = 0; kk < k; ++kk)
+        sum += double(a[row * k + kk]) * double(b[kk * n + col]);
+      d[r] = static_cast<float>(sum);
+    }
+  }
+  (void)m;
+  Warpgroup &group = launch().warpgroups[launch().current->linear / kWarpgroup];
+  group.uncommitted.push_back(std::move(read));
+}
+
+void checkGroups(std::vector<WgmmaGroup> &groups) {
+  for (const WgmmaGroup &g : groups)
+    for (const auto &[p, bits] : g.reads) {
+      uint32_t now = 0;
+      std::memcpy(&now, p, g.elementBytes);
+      if (now != bits)
+        fail("shared memory that a wgmma reads (byte %lld) changed before "
+             "wgmma.wait_group retired the wgmma",
+             (long long)(p - launch().shared));
+    }
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -506,11 +766,15 @@ void mpt_emu_launch(int64_t name, int64_t gx, int64_t gy, int64_t gz,
   l.fn = fn;
   l.args = args;
   l.sharedBytes = sharedBytes;
-  // Aligned like the GPU's shared memory window (the kernels align their
-  // TMA/ldmatrix buffers relative to it).
-  l.shared = static_cast<char *>(std::aligned_alloc(1024, sharedBytes + 1024));
+  // At the start of a window like the GPU's shared memory: wgmma
+  // descriptors keep an address's bits [4, 18), and the swizzles of TMA and
+  // wgmma act on bits [4, 10).
+  l.shared =
+      static_cast<char *>(std::aligned_alloc(kSharedWindow, kSharedWindow));
   l.fibers.resize(l.threads);
   l.warps.resize((l.threads + kWarp - 1) / kWarp);
+  l.warpgroupOps.resize((l.threads + kWarpgroup - 1) / kWarpgroup);
+  l.warpgroups.resize(l.warpgroupOps.size());
   for (int64_t i = 0; i < l.threads; ++i)
     l.stacks.push_back(static_cast<char *>(std::malloc(kStackBytes)));
   for (int64_t z = 0; z < gz; ++z)
@@ -688,6 +952,162 @@ int32_t mpt_emu_tf32(float x) {
   return static_cast<int32_t>(bits);
 }
 
+int64_t mpt_emu_tensor_map(int64_t base, int32_t rank, int64_t sizes,
+                           int64_t strides, int64_t box, int32_t elementBytes,
+                           int32_t swizzleBytes, int32_t oobNan) {
+  auto t = std::make_unique<TensorMap>();
+  if (rank < 1 || rank > 5)
+    fail("tensor map of rank %d; TMA takes 1 to 5 dimensions", rank);
+  t->base = reinterpret_cast<const char *>(base);
+  t->rank = rank;
+  t->elementBytes = elementBytes;
+  t->swizzleBytes = swizzleBytes;
+  t->oobNan = oobNan;
+  for (int d = 0; d < rank; ++d) {
+    t->sizes[d] = reinterpret_cast<const int64_t *>(sizes)[d];
+    t->strides[d] = reinterpret_cast<const int64_t *>(strides)[d];
+    t->box[d] = reinterpret_cast<const int64_t *>(box)[d];
+    if (t->box[d] < 1 || t->box[d] > 256)
+      fail("tensor map box dimension %d is %lld; TMA takes 1 to 256", d,
+           (long long)t->box[d]);
+    if (d < rank - 1 && (t->strides[d] * elementBytes) % 16)
+      fail("tensor map stride of dimension %d is %lld bytes, not a multiple "
+           "of 16",
+           d, (long long)(t->strides[d] * elementBytes));
+  }
+  if (base % 16)
+    fail("tensor map of a tensor at an address not 16-byte aligned");
+  if (t->strides[rank - 1] != 1)
+    fail("tensor map of a tensor whose innermost dimension is not "
+         "contiguous");
+  int64_t innerBytes = t->box[rank - 1] * elementBytes;
+  if (innerBytes % 16)
+    fail("tensor map box rows of %lld bytes, not a multiple of 16",
+         (long long)innerBytes);
+  if (swizzleBytes && innerBytes > swizzleBytes)
+    fail("tensor map box rows of %lld bytes with a %d-byte swizzle (at most "
+         "the swizzle's width)",
+         (long long)innerBytes, swizzleBytes);
+  tensorMaps().push_back(std::move(t));
+  return reinterpret_cast<int64_t>(tensorMaps().back().get());
+}
+
+void mpt_emu_mbarrier_init(int64_t key, int64_t count) {
+  Mbarrier &m = launch().mbarriers[key];
+  if (count < 1)
+    fail("mbarrier.init with an arrival count of %lld", (long long)count);
+  m = Mbarrier();
+  m.initialized = true;
+  m.expected = m.pending = count;
+}
+
+void mpt_emu_mbarrier_arrive_expect_tx(int64_t key, int64_t bytes) {
+  Mbarrier &m = mbarrier(key, "mbarrier.arrive.expect_tx");
+  m.tx += bytes;
+  if (m.pending <= 0)
+    fail("more arrivals on an mbarrier than its phase expects");
+  --m.pending;
+  completePhase(m);
+}
+
+/// mbarrier.try_wait.parity in a loop: returns once the phase with parity
+/// `parity` has completed (the current phase's parity differs).
+void mpt_emu_mbarrier_wait(int64_t key, int32_t parity) {
+  // A phase that has completed (or seems to: the parity of a phase two
+  // behind is the current one's) returns at once; otherwise the copies land
+  // now, as late as they can.
+  for (;;) {
+    Mbarrier &m = mbarrier(key, "mbarrier.try_wait.parity");
+    if ((m.phase & 1) != (parity & 1))
+      return;
+    landCopies(m);
+    if ((m.phase & 1) != (parity & 1))
+      return;
+    block(State::AtMbarrier);
+  }
+}
+
+void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
+                      int64_t map, int64_t key, int64_t coords,
+                      int32_t numCoords) {
+  const auto *t = reinterpret_cast<const TensorMap *>(map);
+  bool known = false;
+  for (const auto &m : tensorMaps())
+    known |= m.get() == t;
+  if (!known)
+    fail("TMA copy with a pointer that is not a tensor map");
+  if (numCoords != t->rank)
+    fail("TMA copy with %d coordinates of a rank-%d tensor map", numCoords,
+         t->rank);
+  if (dst % 128)
+    fail("TMA copy to shared memory not 128-byte aligned");
+  checkRange("TMA copy (shared memory)", dst, t->boxBytes(), dstBase, dstSpan);
+  Mbarrier &m = mbarrier(key, "TMA copy");
+  TmaCopy c{reinterpret_cast<char *>(dst), t, {0, 0, 0, 0, 0}};
+  // Coordinates come innermost first.
+  for (int d = 0; d < t->rank; ++d)
+    c.coords[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
+  std::memset(reinterpret_cast<void *>(dst), 0xff, t->boxBytes());
+  m.copies.push_back(c);
+}
+
+void mpt_emu_wgmma(int64_t descA, int64_t descB, int32_t n, int32_t k,
+                   int32_t kind, int32_t layoutA, int32_t layoutB,
+                   int32_t accumulate, int64_t c, int64_t d) {
+  if (kind < 1 || kind > 3 || n < 8 || n > 256 || n % 8 ||
+      k != (kind == 3 ? 8 : 16))
+    fail("wgmma.mma_async m64n%dk%d of kind %d is not emulated", n, k, kind);
+  warpWide(
+      7, "wgmma.mma_async",
+      [&](WarpOp &w, int64_t lane) {
+        if (w.arrived == 0) {
+          w.cols = n;
+          w.depth = k;
+          w.mmaKind = kind;
+          w.layoutA = layoutA;
+          w.layoutB = layoutB;
+          w.accumulate = accumulate;
+        } else if (w.cols != n || w.depth != k || w.mmaKind != kind ||
+                   w.layoutA != layoutA || w.layoutB != layoutB ||
+                   w.accumulate != accumulate) {
+          fail("threads of a warpgroup execute wgmma.mma_async with "
+               "different shapes, types or layouts");
+        }
+        w.addr[lane] = descA;
+        w.base[lane] = descB;
+        w.in[lane][0] = reinterpret_cast<char *>(c);
+        w.out[lane] = reinterpret_cast<char *>(d);
+      },
+      computeWgmma, kWarpgroup);
+}
+
+void mpt_emu_wgmma_commit() {
+  warpWide(
+      8, "wgmma.commit_group", [](WarpOp &, int64_t) {},
+      [](WarpOp &) {
+        Warpgroup &g =
+            launch().warpgroups[launch().current->linear / kWarpgroup];
+        g.groups.push_back(std::move(g.uncommitted));
+        g.uncommitted.clear();
+      },
+      kWarpgroup);
+}
+
+void mpt_emu_wgmma_wait(int32_t pending) {
+  warpWide(
+      9, "wgmma.wait_group", [](WarpOp &, int64_t) {},
+      [&](WarpOp &) {
+        Warpgroup &g =
+            launch().warpgroups[launch().current->linear / kWarpgroup];
+        while (g.groups.size() >
+               static_cast<size_t>(pending < 0 ? 0 : pending)) {
+          checkGroups(g.groups.front());
+          g.groups.pop_front();
+        }
+      },
+      kWarpgroup);
+}
+
 /// Device memory starts with all bits set (NaN in every float format).
 void mpt_emu_poison(int64_t ptr, int64_t bytes) {
   std::memset(reinterpret_cast<void *>(ptr), 0xff, bytes);
@@ -714,6 +1134,17 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
        reinterpret_cast<void *>(&mpt_emu_cp_async_wait)},
       {"mpt_emu_tf32", reinterpret_cast<void *>(&mpt_emu_tf32)},
       {"mpt_emu_poison", reinterpret_cast<void *>(&mpt_emu_poison)},
+      {"mpt_emu_tensor_map", reinterpret_cast<void *>(&mpt_emu_tensor_map)},
+      {"mpt_emu_mbarrier_init",
+       reinterpret_cast<void *>(&mpt_emu_mbarrier_init)},
+      {"mpt_emu_mbarrier_arrive_expect_tx",
+       reinterpret_cast<void *>(&mpt_emu_mbarrier_arrive_expect_tx)},
+      {"mpt_emu_mbarrier_wait",
+       reinterpret_cast<void *>(&mpt_emu_mbarrier_wait)},
+      {"mpt_emu_tma_load", reinterpret_cast<void *>(&mpt_emu_tma_load)},
+      {"mpt_emu_wgmma", reinterpret_cast<void *>(&mpt_emu_wgmma)},
+      {"mpt_emu_wgmma_commit", reinterpret_cast<void *>(&mpt_emu_wgmma_commit)},
+      {"mpt_emu_wgmma_wait", reinterpret_cast<void *>(&mpt_emu_wgmma_wait)},
   };
   count = sizeof(functions) / sizeof(functions[0]);
   return functions;

@@ -7,7 +7,7 @@ module attributes {gpu.container_module} {
     gpu.func @shuffle(%x: f32) kernel {
       %c1 = arith.constant 1 : i32
       %c32 = arith.constant 32 : i32
-      // expected-error @below {{'gpu.shuffle' op cannot be emulated on the CPU (mpt-gpu-emulation runs the SIMT, WMMA and mma.sync kernels of chips sm_70 to sm_90; the wgmma kernels of sm_90a are not emulated)}}
+      // expected-error @below {{'gpu.shuffle' op cannot be emulated on the CPU (mpt-gpu-emulation runs the SIMT, WMMA, mma.sync and wgmma kernels of chips sm_70 to sm_90a)}}
       %r, %valid = gpu.shuffle xor %x, %c1, %c32 : f32
       gpu.return
     }
@@ -68,6 +68,99 @@ module attributes {gpu.container_module} {
       %t = nvgpu.device_async_copy %g[%c0], %v[%c0], 8 : memref<64xf16> to memref<64xf16, #gpu.address_space<workgroup>>
       // expected-error @below {{'test.use' op uses an asynchronous copy token; the emulator supports tokens used by nvgpu.device_async_create_group and nvgpu.device_async_wait only}}
       "test.use"(%t) : (!nvgpu.device.async.token) -> ()
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A tensor map of an unranked memref that is not cast from a ranked one.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+func.func @host(%t: memref<*xf16>) {
+  %c64 = arith.constant 64 : index
+  // expected-error @below {{'nvgpu.tma.create.descriptor' op is emulated for a tensor cast from a ranked memref only}}
+  %m = nvgpu.tma.create.descriptor %t box[%c64, %c64] : memref<*xf16> -> !map
+  return
+}
+
+// -----
+
+// A tensor map used other than cast to the !llvm.ptr a kernel takes.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+func.func @host(%r: memref<128x64xf16>) {
+  %c64 = arith.constant 64 : index
+  %t = memref.cast %r : memref<128x64xf16> to memref<*xf16>
+  %m = nvgpu.tma.create.descriptor %t box[%c64, %c64] : memref<*xf16> -> !map
+  // expected-error @below {{'test.use' op uses a tensor map; the emulator passes tensor maps to kernels as !llvm.ptr only}}
+  "test.use"(%m) : (!map) -> ()
+  return
+}
+
+// -----
+
+// A TMA copy through a tensor map the kernel does not get as !llvm.ptr.
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @tma(%m: !map) kernel {
+      %c0 = arith.constant 0 : index
+      %s = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %v = memref.view %s[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      %b = nvgpu.mbarrier.create -> !barriers
+      // expected-error @below {{'nvgpu.tma.async.load' op uses a tensor map that is not a kernel argument; the emulator takes tensor maps passed to the kernel as !llvm.ptr}}
+      nvgpu.tma.async.load %m[%c0, %c0], %b[%c0] to %v : !map, !barriers -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Predicated mbarrier operations.
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @init(%p: i1) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %b = nvgpu.mbarrier.create -> !barriers
+      // expected-error @below {{'nvgpu.mbarrier.init' op is emulated without a predicate only}}
+      nvgpu.mbarrier.init %b[%c0], %c1, predicate = %p : !barriers
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// wgmma with a negated operand.
+!acc = !llvm.struct<(f32, f32, f32, f32)>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @wgmma(%da: i64, %db: i64, %c: !acc) kernel {
+      // expected-error @below {{'nvvm.wgmma.mma_async' op is emulated for m64 with f16, bf16 or tf32 operands from shared memory, f32 accumulators and unit scales only}}
+      %d = nvvm.wgmma.mma_async %da, %db, %c, <m = 64, n = 8, k = 16>, D[<f32>, <one>, <wrapped>], A[<f16>, <neg>, <row>], B[<f16>, <one>, <col>] : !acc -> !acc
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Multicast TMA copies (clusters are not emulated).
+!map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @tma(%m: !map, %mask: i16) kernel {
+      %c0 = arith.constant 0 : index
+      %s = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %v = memref.view %s[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      %b = nvgpu.mbarrier.create -> !barriers
+      // expected-error @below {{'nvgpu.tma.async.load' op is emulated without multicast and predicate only}}
+      nvgpu.tma.async.load %m[%c0, %c0], %b[%c0] to %v multicast_mask = %mask : !map, !barriers -> memref<64x64xf16, #gpu.address_space<workgroup>>
       gpu.return
     }
   }

@@ -413,4 +413,143 @@ TEST(GpuEmulatorDeathTest, WmmaLanesHoldOneFragment) {
               "lanes 0 and 31 of a warp hold different fragments at wmma.mma");
 }
 
+//===----------------------------------------------------------------------===//
+// TMA, mbarriers and wgmma
+//===----------------------------------------------------------------------===//
+
+/// A 10 x 64 f16 tensor (128-byte rows) and one 8 x 64 box of it from row 4:
+/// rows 10 and 11 lie outside and read as zero.
+struct TmaArgs {
+  const uint16_t *tensor;
+  uint16_t *out;      // the box as it lands in shared memory
+  bool poisonedEarly; // the destination read as poison before the wait
+};
+
+void tmaKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<TmaArgs *>(argsPtr);
+  int64_t sizes[2] = {10, 64}, strides[2] = {64, 1}, box[2] = {8, 64};
+  static int64_t map;
+  if (tid() == 0) {
+    map = mpt_emu_tensor_map(addr(args.tensor), 2, addr(sizes), addr(strides),
+                             addr(box), 2, 128, 0);
+    mpt_emu_mbarrier_init(7, 1);
+    mpt_emu_mbarrier_arrive_expect_tx(7, 8 * 128);
+    int64_t coords[2] = {0, 4}; // innermost first
+    mpt_emu_tma_load(addr(shared), addr(shared), 1024, map, 7, addr(coords), 2);
+    args.poisonedEarly = static_cast<const uint16_t *>(shared)[0] == 0xffff;
+  }
+  mpt_emu_barrier();
+  mpt_emu_mbarrier_wait(7, 0);
+  if (tid() == 0)
+    std::memcpy(args.out, shared, 1024);
+}
+
+TEST(GpuEmulator, TmaCopiesLandSwizzledWhenTheirMbarrierIsWaitedOn) {
+  alignas(16) static uint16_t tensor[10 * 64];
+  static uint16_t out[8 * 64];
+  for (int i = 0; i < 10 * 64; ++i)
+    tensor[i] = static_cast<uint16_t>(i + 1);
+  TmaArgs args{tensor, out, false};
+  launch(tmaKernel, &args, 32);
+  EXPECT_TRUE(args.poisonedEarly);
+  // Row r's 16-byte chunk c lands at chunk c ^ (r mod 8) (128-byte swizzle).
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c)
+      for (int e = 0; e < 8; ++e) {
+        uint16_t expected = 4 + r < 10 ? tensor[(4 + r) * 64 + 8 * c + e] : 0;
+        EXPECT_EQ(out[r * 64 + 8 * (c ^ r) + e], expected)
+            << "row " << r << ", chunk " << c;
+      }
+}
+
+void waitBeforeInitKernel(void *, void *, int64_t) {
+  mpt_emu_mbarrier_wait(3, 0);
+}
+
+TEST(GpuEmulatorDeathTest, MbarriersAreInitializedBeforeUse) {
+  EXPECT_EXIT(launch(waitBeforeInitKernel, nullptr, 32),
+              testing::ExitedWithCode(3),
+              "mbarrier.try_wait.parity on an mbarrier before mbarrier.init");
+}
+
+TEST(GpuEmulatorDeathTest, TensorMapStridesAreMultiplesOf16Bytes) {
+  alignas(16) static uint16_t tensor[10 * 60];
+  int64_t sizes[2] = {10, 60}, strides[2] = {60, 1}, box[2] = {8, 64};
+  EXPECT_EXIT(mpt_emu_tensor_map(addr(tensor), 2, addr(sizes), addr(strides),
+                                 addr(box), 2, 128, 0),
+              testing::ExitedWithCode(3),
+              "tensor map stride of dimension 0 is 120 bytes, not a multiple "
+              "of 16");
+}
+
+/// One wgmma m64n8k16 (f16): A (64 x 16) K-major at shared byte 0, B (16 x
+/// 8) K-major (8 rows of 16 along K) at byte 8192, both in 128-byte rows,
+/// swizzled, 8-row groups 1024 bytes apart.
+struct WgmmaArgs {
+  const float *a; // 64 x 16
+  const float *b; // 16 x 8
+  float *d;       // 64 x 8
+  bool clobber;   // overwrite A before the wait retires the wgmma
+};
+
+int64_t descriptor(int64_t start) {
+  return (start >> 4) | (int64_t(1024 >> 4) << 32) | (int64_t(1) << 62);
+}
+
+void wgmmaKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<WgmmaArgs *>(argsPtr);
+  auto *s = static_cast<char *>(shared);
+  auto put = [&](int64_t offset, float v) {
+    // The 128-byte swizzle: bits [4, 7) ^= bits [7, 10).
+    uint16_t h = toHalf(v);
+    std::memcpy(s + (offset ^ (((offset >> 7) & 7) << 4)), &h, 2);
+  };
+  int64_t t = tid();
+  if (t == 0) {
+    for (int i = 0; i < 64; ++i)
+      for (int k = 0; k < 16; ++k)
+        put(i * 128 + 2 * k, args.a[i * 16 + k]);
+    for (int n = 0; n < 8; ++n)
+      for (int k = 0; k < 16; ++k)
+        put(8192 + n * 128 + 2 * k, args.b[k * 8 + n]);
+  }
+  mpt_emu_barrier();
+  float c[4] = {0, 0, 0, 0}, d[4];
+  mpt_emu_wgmma(descriptor(0), descriptor(8192), 8, 16, 1, /*row=*/0,
+                /*col=*/1, 0, addr(c), addr(d));
+  mpt_emu_wgmma_commit();
+  if (args.clobber && t == 0)
+    s[2] ^= 1;
+  mpt_emu_wgmma_wait(0);
+  int64_t warp = t / 32, g = (t % 32) / 4, q = t % 4;
+  for (int r = 0; r < 4; ++r)
+    args.d[(16 * warp + g + 8 * (r / 2)) * 8 + 2 * q + r % 2] = d[r];
+}
+
+TEST(GpuEmulator, WgmmaReadsItsOperandsThroughDescriptors) {
+  std::vector<float> a(64 * 16), b(16 * 8), d(64 * 8, -1.0f);
+  for (int i = 0; i < 64 * 16; ++i)
+    a[i] = static_cast<float>((i * 7) % 11 - 5);
+  for (int i = 0; i < 16 * 8; ++i)
+    b[i] = static_cast<float>((i * 5) % 9 - 4);
+  WgmmaArgs args{a.data(), b.data(), d.data(), false};
+  launch(wgmmaKernel, &args, 128, 16384);
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < 8; ++n) {
+      float expected = 0;
+      for (int k = 0; k < 16; ++k)
+        expected += a[m * 16 + k] * b[k * 8 + n];
+      EXPECT_EQ(d[m * 8 + n], expected) << "row " << m << ", column " << n;
+    }
+}
+
+TEST(GpuEmulatorDeathTest, WgmmaOperandsStayUntilRetired) {
+  std::vector<float> a(64 * 16, 1.0f), b(16 * 8, 1.0f), d(64 * 8);
+  WgmmaArgs args{a.data(), b.data(), d.data(), true};
+  EXPECT_EXIT(launch(wgmmaKernel, &args, 128, 16384),
+              testing::ExitedWithCode(3),
+              "shared memory that a wgmma reads \\(byte 2\\) changed before "
+              "wgmma.wait_group retired the wgmma");
+}
+
 } // namespace

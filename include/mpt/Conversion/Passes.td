@@ -203,7 +203,12 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
     `gpu.subgroup_mma_store_matrix` become calls into the emulator runtime
     (`lib/Runtime/GpuEmulator.cpp`); a WMMA fragment, whose distribution
     over the lanes is unspecified, becomes a vector of the whole matrix in
-    every lane. Each
+    every lane. On sm_90a, nvgpu's warpgroup ops are first lowered as
+    `convert-nvgpu-to-nvvm` lowers them (so the emulator runs the very wgmma
+    matrix descriptors and accumulator maps the GPU gets), and
+    `nvgpu.mbarrier.*`, `nvgpu.tma.async.load`,
+    `nvgpu.tma.create.descriptor` (on the host) and `nvvm.wgmma.*` become
+    calls into the emulator. Each
     `gpu.launch_func` becomes a call to `mpt_emu_launch` with the kernel's
     operands packed in a struct and a trampoline that unpacks them;
     `gpu.alloc` becomes `memref.alloc` (aligned to 256 bytes, like
@@ -216,10 +221,11 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
     and a deadlock at a barrier, an out-of-bounds or misaligned copy,
     `ldmatrix` or `wmma.load`/`wmma.store`, lanes of one warp at different
     warp-wide instructions, or WMMA lanes with different addresses or
-    fragments end the run with an error.
-
-    The warpgroup kernels of sm_90a (`wgmma`, TMA, mbarrier) are not
-    emulated: an op the emulator does not know is an error.
+    fragments end the run with an error. A TMA copy lands (128-byte
+    swizzle, out-of-bounds elements zero) when a thread waits on its
+    mbarrier; a wgmma computes at issue and records the shared memory it
+    read, which must be unchanged when a `wgmma.wait_group` retires it. An
+    op the emulator does not know is an error.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -5,7 +5,9 @@
 // the calling thread. Warp-wide instructions (ldmatrix, mma.sync) gather the
 // operands of the 32 lanes and compute what the PTX ISA specifies for each
 // lane (WMMA fragments, whose layout is unspecified, hold the whole matrix in
-// every lane); cp.async copies happen when a wait_group retires their group.
+// every lane; wgmma reads shared memory through its matrix descriptors);
+// cp.async copies happen when a wait_group retires their group, TMA copies
+// when a thread waits on their mbarrier.
 // Errors (a barrier not every thread reaches, an out-of-bounds or misaligned
 // copy, lanes that diverge at a warp-wide instruction) print a message and
 // exit the process with status 3.
@@ -74,6 +76,32 @@ void mpt_emu_cp_async(int64_t dst, int64_t dstBase, int64_t dstSpan,
 void mpt_emu_cp_async_commit();
 void mpt_emu_cp_async_wait(int32_t pendingGroups);
 int32_t mpt_emu_tf32(float x);
+/// A tensor map (cuTensorMapEncodeTiled) of a tensor at `base` with `rank`
+/// dimensions: `sizes`, `strides` (elements) and `box` point at `rank`
+/// int64_t each, outermost first; swizzle of 0, 32, 64 or 128 bytes;
+/// out-of-bounds elements read as zero or (`oobNan`) NaN. Returns the map.
+int64_t mpt_emu_tensor_map(int64_t base, int32_t rank, int64_t sizes,
+                           int64_t strides, int64_t box, int32_t elementBytes,
+                           int32_t swizzleBytes, int32_t oobNan);
+/// mbarriers of the current block, named by `key`.
+void mpt_emu_mbarrier_init(int64_t key, int64_t count);
+void mpt_emu_mbarrier_arrive_expect_tx(int64_t key, int64_t bytes);
+/// Waits until the phase with parity `parity` has completed.
+void mpt_emu_mbarrier_wait(int64_t key, int32_t parity);
+/// cp.async.bulk.tensor of `map`'s box at `coords` (`numCoords` int64_t,
+/// innermost first) to `dst` within [dstBase, dstBase + dstSpan),
+/// completing transaction bytes of mbarrier `key`.
+void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
+                      int64_t map, int64_t key, int64_t coords,
+                      int32_t numCoords);
+/// wgmma.mma_async m64n`n`k`k` (kind 1: f16, 2: bf16, 3: tf32) with
+/// descriptors `descA`, `descB`, layouts 0: row, 1: col; `c` and `d` are
+/// this thread's n / 2 f32 accumulators (C ignored unless `accumulate`).
+void mpt_emu_wgmma(int64_t descA, int64_t descB, int32_t n, int32_t k,
+                   int32_t kind, int32_t layoutA, int32_t layoutB,
+                   int32_t accumulate, int64_t c, int64_t d);
+void mpt_emu_wgmma_commit();
+void mpt_emu_wgmma_wait(int32_t pending);
 void mpt_emu_poison(int64_t ptr, int64_t bytes);
 }
 

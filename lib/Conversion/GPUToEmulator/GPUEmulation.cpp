@@ -14,6 +14,10 @@
 //   become calls into the emulator, with operands passed through stack
 //   buffers and memory as addresses. A WMMA fragment becomes a vector of
 //   the whole matrix in every lane.
+// - sm_90a: nvgpu's warpgroup ops are lowered by upstream's patterns first
+//   (the descriptors and accumulator maps of the GPU), then the mbarrier
+//   and TMA ops (nvgpu) and the wgmma ops (NVVM) become calls; on the host,
+//   a tensor map becomes the emulator's, passed to kernels as !llvm.ptr.
 // - Each gpu.launch_func packs its operands (memrefs as their LLVM
 //   descriptors) into a struct and calls mpt_emu_launch with a trampoline
 //   that unpacks them and calls the kernel function.
@@ -28,6 +32,7 @@
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -35,10 +40,13 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_GPUEMULATION
@@ -127,6 +135,13 @@ public:
 
   LogicalResult run() {
     convertTypes();
+    // Each mbarrier group is a range of keys of the emulator's mbarriers.
+    int64_t groups = 0;
+    fn.walk([&](nvgpu::MBarrierCreateOp op) {
+      OpBuilder b(op);
+      mbarrierGroups[op.getBarriers()] = arith::ConstantIntOp::create(
+          b, op.getLoc(), b.getI64Type(), ++groups << 20);
+    });
     SmallVector<Operation *> ops;
     fn.walk([&](Operation *op) { ops.push_back(op); });
     // Waits and groups before the copies whose tokens they use.
@@ -139,8 +154,8 @@ public:
                   op->getDialect())) {
             op->emitOpError()
                 << "cannot be emulated on the CPU (mpt-gpu-emulation runs the "
-                   "SIMT, WMMA and mma.sync kernels of chips sm_70 to sm_90; "
-                   "the wgmma kernels of sm_90a are not emulated)";
+                   "SIMT, WMMA, mma.sync and wgmma kernels of chips sm_70 to "
+                   "sm_90a)";
             return WalkResult::interrupt();
           }
           return WalkResult::advance();
@@ -153,9 +168,52 @@ private:
   Runtime &rt;
   OpBuilder entry; // allocas and ids, at the start of the function
   DenseMap<int, Value> ids;
+  DenseMap<Value, Value> mbarrierGroups; // group -> its first key (i64)
 
-  /// Drops memory spaces; WMMA fragments become vectors of the whole
-  /// matrix (every lane of the emulator holds all of it).
+  /// The emulator's key of mbarrier `index` of `group`.
+  Value mbarrierKey(OpBuilder &b, Location loc, Value group, Value index) {
+    return arith::AddIOp::create(b, loc, mbarrierGroups.lookup(group),
+                                 i64(b, loc, index));
+  }
+
+  /// The tensor map (as an i64 address) behind a kernel's descriptor: the
+  /// !llvm.ptr kernel argument it is cast from.
+  FailureOr<Value> tensorMap(OpBuilder &b, Operation *user, Value desc) {
+    auto cast = desc.getDefiningOp<UnrealizedConversionCastOp>();
+    if (!cast || cast.getInputs().size() != 1 ||
+        !isa<LLVM::LLVMPointerType>(cast.getInputs()[0].getType()))
+      return user->emitOpError(
+          "uses a tensor map that is not a kernel argument; the emulator "
+          "takes tensor maps passed to the kernel as !llvm.ptr");
+    return LLVM::PtrToIntOp::create(b, user->getLoc(), b.getI64Type(),
+                                    cast.getInputs()[0])
+        .getResult();
+  }
+
+  /// `type` with the address spaces of its LLVM pointers dropped.
+  static Type stripPointers(Type type) {
+    if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
+      return ptr.getAddressSpace()
+                 ? LLVM::LLVMPointerType::get(ptr.getContext())
+                 : type;
+    if (auto st = dyn_cast<LLVM::LLVMStructType>(type)) {
+      if (st.isIdentified())
+        return type;
+      SmallVector<Type> body;
+      for (Type t : st.getBody())
+        body.push_back(stripPointers(t));
+      return LLVM::LLVMStructType::getLiteral(type.getContext(), body,
+                                              st.isPacked());
+    }
+    if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
+      return LLVM::LLVMArrayType::get(stripPointers(array.getElementType()),
+                                      array.getNumElements());
+    return type;
+  }
+
+  /// Drops memory spaces (of memrefs and of LLVM pointers); WMMA fragments
+  /// become vectors of the whole matrix (every lane of the emulator holds
+  /// all of it).
   void convertTypes() {
     auto strip = [](Value v) {
       if (auto frag = dyn_cast<gpu::MMAMatrixType>(v.getType())) {
@@ -163,8 +221,13 @@ private:
         return;
       }
       auto type = dyn_cast<MemRefType>(v.getType());
-      if (type && type.getMemorySpace())
+      if (type && type.getMemorySpace()) {
         v.setType(MemRefType::Builder(type).setMemorySpace(Attribute()));
+        return;
+      }
+      if (isa<LLVM::LLVMPointerType, LLVM::LLVMStructType, LLVM::LLVMArrayType>(
+              v.getType()))
+        v.setType(stripPointers(v.getType()));
     };
     fn.walk([&](Operation *op) {
       for (Region &region : op->getRegions())
@@ -322,6 +385,8 @@ private:
       return replace(
           op, rt.call(b, loc, "mpt_emu_tf32", {o.getSrc()}, {b.getI32Type()}));
     }
+    if (LogicalResult r = convertHopper(b, op); succeeded(r) || isHopper(op))
+      return r;
     if (auto o = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op)) {
       auto dstType = cast<MemRefType>(o.getDst().getType());
       int64_t bytes = dstType.getElementTypeBitWidth() / 8;
@@ -356,6 +421,136 @@ private:
       return success();
     }
     return success();
+  }
+
+  static bool isHopper(Operation *op) {
+    return isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp,
+               nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
+               nvgpu::TmaAsyncLoadOp, nvgpu::TmaPrefetchOp,
+               NVVM::FenceMbarrierInitOp, NVVM::WgmmaFenceAlignedOp,
+               NVVM::WgmmaMmaAsyncOp, NVVM::WgmmaGroupSyncAlignedOp,
+               NVVM::WgmmaWaitGroupSyncOp, NVVM::ThreadIdXOp, NVVM::ThreadIdYOp,
+               NVVM::ThreadIdZOp, LLVM::AddrSpaceCastOp>(op);
+  }
+
+  /// The ops of the sm_90a kernels: mbarriers and TMA (nvgpu), wgmma (NVVM,
+  /// after upstream's lowering of nvgpu's warpgroup ops). Fails for the
+  /// others.
+  LogicalResult convertHopper(OpBuilder &b, Operation *op) {
+    Location loc = op->getLoc();
+    auto i32 = [&](Value v) {
+      return arith::ExtUIOp::create(b, loc, b.getI32Type(), v).getResult();
+    };
+    if (!isHopper(op))
+      return failure();
+    if (auto o = dyn_cast<NVVM::ThreadIdXOp>(op))
+      return replaceWithI32(b, o, id(loc, 0));
+    if (auto o = dyn_cast<NVVM::ThreadIdYOp>(op))
+      return replaceWithI32(b, o, id(loc, 1));
+    if (auto o = dyn_cast<NVVM::ThreadIdZOp>(op))
+      return replaceWithI32(b, o, id(loc, 2));
+    if (auto o = dyn_cast<LLVM::AddrSpaceCastOp>(op))
+      return replace(op, o.getArg());
+    if (isa<nvgpu::MBarrierCreateOp>(op)) {
+      op->getResult(0).replaceAllUsesWith(
+          mbarrierGroups.lookup(op->getResult(0)));
+      op->erase();
+      return success();
+    }
+    if (auto o = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
+      if (o.getPredicate())
+        return o.emitOpError("is emulated without a predicate only");
+      rt.call(b, loc, "mpt_emu_mbarrier_init",
+              {mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
+               i64(b, loc, o.getCount())});
+    } else if (auto o = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
+      if (o.getPredicate())
+        return o.emitOpError("is emulated without a predicate only");
+      rt.call(b, loc, "mpt_emu_mbarrier_arrive_expect_tx",
+              {mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
+               i64(b, loc, o.getTxcount())});
+    } else if (auto o = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+      rt.call(b, loc, "mpt_emu_mbarrier_wait",
+              {mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
+               i32(o.getPhaseParity())});
+    } else if (auto o = dyn_cast<nvgpu::TmaAsyncLoadOp>(op)) {
+      if (o.getMulticastMask() || o.getPredicate())
+        return o.emitOpError(
+            "is emulated without multicast and predicate only");
+      FailureOr<Value> map = tensorMap(b, op, o.getTensorMapDescriptor());
+      if (failed(map))
+        return failure();
+      auto dstType = cast<MemRefType>(o.getDst().getType());
+      SmallVector<Value> zeros(dstType.getRank(),
+                               arith::ConstantIndexOp::create(b, loc, 0));
+      Address dst = addressOf(b, loc, o.getDst(), zeros);
+      SmallVector<Value> coords;
+      for (Value c : o.getCoordinates())
+        coords.push_back(i64(b, loc, c));
+      rt.call(b, loc, "mpt_emu_tma_load",
+              {dst.addr, dst.base, dst.span, *map,
+               mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
+               spillScalars(b, loc, coords), constI32(b, loc, coords.size())});
+    } else if (auto o = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
+      return convertWgmma(b, o);
+    } else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op)) {
+      rt.call(b, loc, "mpt_emu_wgmma_commit", {});
+    } else if (auto o = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op)) {
+      rt.call(b, loc, "mpt_emu_wgmma_wait", {constI32(b, loc, o.getGroup())});
+    }
+    // Prefetches and fences have nothing to emulate.
+    op->erase();
+    return success();
+  }
+
+  LogicalResult replaceWithI32(OpBuilder &b, Operation *op, Value index) {
+    return replace(
+        op, arith::IndexCastOp::create(b, op->getLoc(), b.getI32Type(), index));
+  }
+
+  /// nvvm.wgmma.mma_async: the thread's accumulators (a struct of f32) in
+  /// and out through buffers.
+  LogicalResult convertWgmma(OpBuilder &b, NVVM::WgmmaMmaAsyncOp o) {
+    Location loc = o.getLoc();
+    NVVM::MMAShapeAttr shape = o.getShape();
+    auto structType = dyn_cast<LLVM::LLVMStructType>(o.getInouts().getType());
+    int kind = 0;
+    if (o.getTypeA() == NVVM::WGMMATypes::f16)
+      kind = 1;
+    else if (o.getTypeA() == NVVM::WGMMATypes::bf16)
+      kind = 2;
+    else if (o.getTypeA() == NVVM::WGMMATypes::tf32)
+      kind = 3;
+    if (!kind || o.getTypeB() != o.getTypeA() ||
+        o.getTypeD() != NVVM::WGMMATypes::f32 || shape.getM() != 64 ||
+        !structType ||
+        static_cast<int64_t>(structType.getBody().size()) != shape.getN() / 2 ||
+        o.getScaleA() != NVVM::WGMMAScaleIn::one ||
+        o.getScaleB() != NVVM::WGMMAScaleIn::one)
+      return o.emitOpError("is emulated for m64 with f16, bf16 or tf32 "
+                           "operands from shared memory, f32 accumulators "
+                           "and unit scales only");
+    int64_t n = shape.getN();
+    SmallVector<Value> c;
+    for (int64_t i = 0; i < n / 2; ++i)
+      c.push_back(LLVM::ExtractValueOp::create(b, loc, o.getInouts(), i));
+    Value d = buffer(loc, n / 2, b.getF32Type());
+    auto layout = [&](NVVM::MMALayout l) {
+      return constI32(b, loc, l == NVVM::MMALayout::col ? 1 : 0);
+    };
+    rt.call(b, loc, "mpt_emu_wgmma",
+            {o.getDescriptorA(), o.getDescriptorB(), constI32(b, loc, n),
+             constI32(b, loc, shape.getK()), constI32(b, loc, kind),
+             layout(o.getLayoutA()), layout(o.getLayoutB()),
+             constI32(b, loc, o.getScaleD() == NVVM::WGMMAScaleOut::one),
+             spillScalars(b, loc, c), pointerOf(b, loc, d)});
+    Value result = LLVM::PoisonOp::create(b, loc, structType);
+    for (int64_t i = 0; i < n / 2; ++i) {
+      Value v = memref::LoadOp::create(
+          b, loc, d, ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+      result = LLVM::InsertValueOp::create(b, loc, result, v, i);
+    }
+    return replace(o, result);
   }
 
   /// A call of wmma.load (`out` is the buffer the fragment goes to) or
@@ -440,6 +635,8 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     llvm::StringMap<func::FuncOp> trampolines;
     SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
     for (gpu::GPUModuleOp gpuModule : gpuModules) {
+      if (failed(lowerWarpgroupOps(gpuModule)))
+        return signalPassFailure();
       for (auto kernel :
            llvm::make_early_inc_range(gpuModule.getOps<gpu::GPUFuncOp>())) {
         std::string qualified =
@@ -456,7 +653,7 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     SmallVector<Operation *> hostOps;
     module.walk([&](Operation *op) {
       if (isa<gpu::LaunchFuncOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
-              gpu::WaitOp>(op))
+              gpu::WaitOp, nvgpu::TmaCreateDescriptorOp>(op))
         hostOps.push_back(op);
     });
     for (Operation *op : hostOps)
@@ -474,6 +671,131 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     });
     if (unsupported.wasInterrupted())
       return signalPassFailure();
+  }
+
+  /// nvgpu's warpgroup ops (wgmma descriptors, accumulators, wgmma and the
+  /// store of its accumulators) lowered as convert-nvgpu-to-nvvm lowers
+  /// them, so that the emulator runs the very descriptors and fragment maps
+  /// the GPU gets; the mbarrier and TMA ops stay (the emulator takes them
+  /// with their memrefs, whose bounds it checks).
+  LogicalResult lowerWarpgroupOps(gpu::GPUModuleOp gpuModule) {
+    auto isWarpgroupOp = [](Operation *op) {
+      return isa<nvgpu::WarpgroupGenerateDescriptorOp, nvgpu::WarpgroupMmaOp,
+                 nvgpu::WarpgroupMmaStoreOp,
+                 nvgpu::WarpgroupMmaInitAccumulatorOp>(op);
+    };
+    if (!gpuModule
+             .walk([&](Operation *op) {
+               return isWarpgroupOp(op) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+             })
+             .wasInterrupted())
+      return success();
+    MLIRContext *ctx = gpuModule.getContext();
+    LLVMTypeConverter converter(ctx);
+    nvgpu::populateCommonGPUTypeAndAttributeConversions(converter);
+    // The types of convert-nvgpu-to-nvvm (m64 per inner struct).
+    converter.addConversion([ctx](nvgpu::WarpgroupAccumulatorType type) {
+      VectorType v = type.getFragmented();
+      SmallVector<Type> inner(v.getDimSize(1) / 2, v.getElementType());
+      auto innerType = LLVM::LLVMStructType::getLiteral(ctx, inner);
+      SmallVector<Type> outer(llvm::divideCeil(v.getDimSize(0), 64), innerType);
+      return LLVM::LLVMStructType::getLiteral(ctx, outer);
+    });
+    converter.addConversion([ctx](nvgpu::WarpgroupMatrixDescriptorType) {
+      return IntegerType::get(ctx, 64);
+    });
+    converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) {
+      return LLVM::LLVMPointerType::get(ctx);
+    });
+    RewritePatternSet patterns(ctx);
+    populateNVGPUToNVVMConversionPatterns(converter, patterns);
+    scf::populateSCFStructuralTypeConversions(converter, patterns);
+    ConversionTarget target(*ctx);
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (isWarpgroupOp(op))
+        return false;
+      if (!isa<scf::SCFDialect>(op->getDialect()))
+        return true;
+      auto accumulator = [](Type t) {
+        return isa<nvgpu::WarpgroupAccumulatorType>(t);
+      };
+      return llvm::none_of(op->getOperandTypes(), accumulator) &&
+             llvm::none_of(op->getResultTypes(), accumulator);
+    });
+    return applyPartialConversion(gpuModule, target, std::move(patterns));
+  }
+
+  /// nvgpu.tma.create.descriptor on the host: the emulator's tensor map of
+  /// the ranked memref the operand is cast from, passed on as the
+  /// !llvm.ptr the kernels take.
+  LogicalResult convertTensorMap(nvgpu::TmaCreateDescriptorOp op, Runtime &rt) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto cast = op.getTensor().getDefiningOp<memref::CastOp>();
+    auto ranked =
+        cast ? dyn_cast<MemRefType>(cast.getSource().getType()) : MemRefType();
+    if (!ranked)
+      return op.emitOpError("is emulated for a tensor cast from a ranked "
+                            "memref only");
+    nvgpu::TensorMapDescriptorType type = op.getTensorMap().getType();
+    // (The type's verifier rejects interleaved maps.)
+    int64_t rank = ranked.getRank();
+    if (static_cast<int64_t>(op.getBoxDimensions().size()) != rank)
+      return op.emitOpError()
+             << "has " << op.getBoxDimensions().size()
+             << " box dimensions for a rank-" << rank << " tensor";
+    Value tensor = cast.getSource();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, tensor);
+    int64_t bytes = ranked.getElementTypeBitWidth() / 8;
+    Value base = arith::AddIOp::create(
+        b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tensor),
+        arith::MulIOp::create(b, loc, meta.getOffset(),
+                              arith::ConstantIndexOp::create(b, loc, bytes)));
+    auto array = [&](ValueRange values) {
+      auto bufType = MemRefType::get({rank}, b.getI64Type());
+      Value buf = memref::AllocaOp::create(b, loc, bufType);
+      for (auto [i, v] : llvm::enumerate(values))
+        memref::StoreOp::create(
+            b, loc, i64(b, loc, v), buf,
+            ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+      return pointerOf(b, loc, buf);
+    };
+    int swizzle = 0;
+    switch (type.getSwizzle()) {
+    case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
+      break;
+    case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+      swizzle = 32;
+      break;
+    case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+      swizzle = 64;
+      break;
+    case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+      swizzle = 128;
+      break;
+    }
+    Value map = rt.call(
+        b, loc, "mpt_emu_tensor_map",
+        {i64(b, loc, base), constI32(b, loc, rank), array(meta.getSizes()),
+         array(meta.getStrides()), array(op.getBoxDimensions()),
+         constI32(b, loc, bytes), constI32(b, loc, swizzle),
+         constI32(b, loc, type.getOob() == nvgpu::TensorMapOOBKind::OOB_NAN)},
+        {b.getI64Type()});
+    Value ptr = LLVM::IntToPtrOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), map);
+    for (Operation *user : llvm::make_early_inc_range(op->getUsers())) {
+      auto toPtr = dyn_cast<UnrealizedConversionCastOp>(user);
+      if (!toPtr || toPtr->getNumResults() != 1 ||
+          !isa<LLVM::LLVMPointerType>(toPtr->getResult(0).getType()))
+        return user->emitOpError(
+            "uses a tensor map; the emulator passes tensor maps to kernels "
+            "as !llvm.ptr only");
+      toPtr->getResult(0).replaceAllUsesWith(ptr);
+      toPtr->erase();
+    }
+    op->erase();
+    return success();
   }
 
   /// The kernel's body as a func.func taking its arguments and the block's
@@ -623,6 +945,8 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
   LogicalResult
   convertHostOp(Operation *op, Runtime &rt, SymbolTable &symbols,
                 const llvm::StringMap<func::FuncOp> &trampolines) {
+    if (auto map = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op))
+      return convertTensorMap(map, rt);
     OpBuilder b(op);
     Location loc = op->getLoc();
     if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {

@@ -46,7 +46,7 @@ void mpt::registerEmulateGPUPipeline() {
   PassPipelineRegistration<EmulateGPUOptions>(
       "mpt-emulate-gpu",
       "Lower an mpt program to the LLVM dialect for the CPU with the GPU "
-      "kernels of mpt-lower-to-nvvm (SIMT, WMMA and mma.sync) run by mpt's "
-      "GPU emulator",
+      "kernels of mpt-lower-to-nvvm (SIMT, WMMA, mma.sync and wgmma) run by "
+      "mpt's GPU emulator",
       buildEmulateGPUPipeline);
 }
