@@ -79,8 +79,12 @@ def ConvertLinalgToTensorCores
     multiples of 8 (4 for tf32). A matmul the Tensor Cores cannot take (N or
     K not such a multiple, any dimension not a multiple of 16 for WMMA, f32
     operands without `tf32`, bf16 or tf32 before sm_80, an accumulator that
-    is not f32, non-identity layouts, tiles or stages that do not fit)
-    stays a linalg op for the SIMT lowering, with a remark that says why.
+    is not f32, non-identity layouts, tiles or stages that do not fit) gets
+    a tiled SIMT kernel instead when its operands are floats of one type
+    and C is f32 (64 x 64 tiles of C, K in steps of 16 staged through
+    shared memory, 4 x 4 outputs per thread, any shape), otherwise stays a
+    linalg op for the one-thread-per-element SIMT lowering; the remark says
+    why and which.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_80\"",
@@ -100,7 +104,8 @@ def ConvertLinalgToTensorCores
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
-    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::math::MathDialect"
   ];
 }
 

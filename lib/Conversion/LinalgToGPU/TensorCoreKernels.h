@@ -130,6 +130,14 @@ void buildWgmmaKernel(mlir::OpBuilder &outer, mlir::Location loc,
                       StoreFn store);
 
 /// "AxBxC" -> {A, B, C}.
+/// Whether the tiled SIMT kernel takes `info` (float operands of one type,
+/// f32 C).
+bool simtMatmulApplies(const MatmulInfo &info);
+/// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B.
+void buildSimtMatmulKernel(mlir::OpBuilder &outer, mlir::Location loc,
+                           const MatmulInfo &info);
+std::string describeSimtMatmul();
+
 std::optional<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text,
                                                      unsigned n);
 

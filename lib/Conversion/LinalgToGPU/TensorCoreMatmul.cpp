@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -150,8 +151,7 @@ struct ConvertLinalgToTensorCoresPass
       std::string reason;
       std::optional<MatmulInfo> info = analyze(op, *sm, reason);
       if (!info) {
-        op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): "
-                        << reason;
+        buildSimt(op, reason);
         continue;
       }
       bool wmma = *sm < 80;
@@ -166,9 +166,7 @@ struct ConvertLinalgToTensorCoresPass
       if (!hopperTiles) {
         tiles = chooseTiles(*info, *sm, reason);
         if (!tiles) {
-          op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): "
-                          << reason
-                          << (hopper ? "; not wgmma: " + whyNotWgmma : "");
+          buildSimt(op, reason + (hopper ? "; not wgmma: " + whyNotWgmma : ""));
           continue;
         }
       }
@@ -242,8 +240,25 @@ struct ConvertLinalgToTensorCoresPass
     }
   }
 
-  std::optional<MatmulInfo> analyze(linalg::LinalgOp op, int sm,
-                                    std::string &reason) {
+  /// A matmul that is not for Tensor Cores: the tiled SIMT kernel where it
+  /// applies (float operands, f32 accumulation, static shapes), otherwise
+  /// left to the one-thread-per-element kernels of
+  /// mpt-parallel-loops-to-gpu.
+  void buildSimt(linalg::LinalgOp op, const std::string &why) {
+    std::string ignored;
+    std::optional<MatmulInfo> info = operands(op, ignored);
+    bool tiled = info && simtMatmulApplies(*info);
+    op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): " << why
+                    << (tiled ? "; " + describeSimtMatmul() : "");
+    if (!tiled)
+      return;
+    OpBuilder b(op);
+    buildSimtMatmulKernel(b, op.getLoc(), *info);
+    op->erase();
+  }
+
+  /// The operands and shape of a matmul on statically shaped memrefs.
+  std::optional<MatmulInfo> operands(linalg::LinalgOp op, std::string &reason) {
     auto fail = [&](const Twine &why) -> std::optional<MatmulInfo> {
       reason = why.str();
       return std::nullopt;
@@ -269,7 +284,6 @@ struct ConvertLinalgToTensorCoresPass
     }
     auto aType = cast<MemRefType>(info.a.getType());
     auto bType = cast<MemRefType>(info.b.getType());
-    auto cType = cast<MemRefType>(info.c.getType());
     unsigned rank = aType.getRank();
     if (rank == 3)
       info.batch = aType.getShape()[0];
@@ -277,7 +291,21 @@ struct ConvertLinalgToTensorCoresPass
     info.k = aType.getShape()[rank - 1];
     info.n = bType.getShape()[rank - 1];
     info.element = aType.getElementType();
-    if (bType.getElementType() != info.element)
+    return info;
+  }
+
+  std::optional<MatmulInfo> analyze(linalg::LinalgOp op, int sm,
+                                    std::string &reason) {
+    auto fail = [&](const Twine &why) -> std::optional<MatmulInfo> {
+      reason = why.str();
+      return std::nullopt;
+    };
+    std::optional<MatmulInfo> found = operands(op, reason);
+    if (!found)
+      return std::nullopt;
+    MatmulInfo info = *found;
+    auto cType = cast<MemRefType>(info.c.getType());
+    if (cast<MemRefType>(info.b.getType()).getElementType() != info.element)
       return fail("its operands have different element types");
     if (info.element.isF32() && !tf32)
       return fail("its operands are f32 (Tensor Cores take f16 and bf16; "
