@@ -13,6 +13,10 @@ calls the mgpu* runtime. Two variants per shape and type:
   op      mpt.matmul acc(f32) on tensors, f16/bf16 result: the whole op as
           mpt lowers it (zero fill, the kernel into an f32 buffer, rounding).
 
+and, for sm_90a, `mma` (the `kernel` function built for sm_90: mma.sync)
+and `ws` (the `kernel` function with warp-specialize=1: a producer
+warpgroup for the TMA copies), side by side with `kernel`.
+
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
 steps: fp32, fp32 with tf32 matmuls, and mixed precision.
 
@@ -217,16 +221,18 @@ def main():
     os.makedirs(objdir, exist_ok=True)
     os.makedirs(workdir, exist_ok=True)
     lines = []
-    variants = [("kernel", kernel_module, args.chip),
-                ("op", op_module, args.chip)]
+    variants = [("kernel", kernel_module, args.chip, ""),
+                ("op", op_module, args.chip, "")]
     if args.chip == "sm_90a":
-        variants.insert(1, ("mma", kernel_module, "sm_90"))
+        variants.insert(1, ("mma", kernel_module, "sm_90", ""))
+        variants.insert(2, ("ws", kernel_module, "sm_90a",
+                            " warp-specialize=1"))
     for t in TYPES:
         for m, n, k in (SMALL_SHAPES if args.small else SHAPES):
-            for variant, make, chip in variants:
+            for variant, make, chip, options in variants:
                 name = f"gemm_{variant}_{t}_{m}x{n}x{k}"
                 remarks = compile_module(args, make(name, t, m, n, k), name,
-                                         workdir, objdir, chip)
+                                         workdir, objdir, chip, options)
                 lines.append(f"  X({name}, {t.upper()}, {m}, {n}, {k}, "
                              f"{variant.upper()})")
                 print(f"{name}: {'; '.join(remarks)}")

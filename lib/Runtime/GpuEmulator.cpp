@@ -48,7 +48,7 @@ constexpr int kWarpgroup = 128;
 [[noreturn]] void fail(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 
-enum class State { Ready, AtBarrier, AtWarp, AtMbarrier, Done };
+enum class State { Ready, AtBarrier, AtNamedBarrier, AtWarp, AtMbarrier, Done };
 
 struct Copy {
   char *dst;
@@ -61,6 +61,7 @@ struct Fiber {
   State state = State::Ready;
   int64_t tid[3] = {0, 0, 0};
   int64_t linear = 0;
+  int32_t namedBarrier = -1; // the named barrier it waits at
   std::vector<Copy> uncommitted;
   std::deque<std::vector<Copy>> groups; // committed, oldest first
 };
@@ -136,6 +137,7 @@ struct Launch {
   std::vector<WarpOp> warps, warpgroupOps;
   std::vector<Warpgroup> warpgroups;
   std::map<int64_t, Mbarrier> mbarriers;
+  std::map<int32_t, std::pair<int64_t, int64_t>> named; // arrived, count
   ucontext_t scheduler;
   Fiber *current = nullptr;
   int64_t atBarrier = 0;
@@ -208,6 +210,8 @@ const char *describe(State s) {
   switch (s) {
   case State::AtBarrier:
     return "wait at gpu.barrier";
+  case State::AtNamedBarrier:
+    return "wait at a named barrier";
   case State::AtWarp:
     return "wait at a warp-wide instruction";
   case State::AtMbarrier:
@@ -220,6 +224,8 @@ const char *describe(State s) {
   return "are ready";
 }
 
+bool landAllCopies(Launch &l);
+
 void runBlock(Launch &l) {
   std::memset(l.shared, 0xff, l.sharedBytes);
   for (WarpOp &w : l.warps)
@@ -229,6 +235,7 @@ void runBlock(Launch &l) {
   for (Warpgroup &w : l.warpgroups)
     w = Warpgroup();
   l.mbarriers.clear();
+  l.named.clear();
   l.atBarrier = 0;
   for (int64_t i = 0; i < l.threads; ++i) {
     Fiber &f = l.fibers[i];
@@ -259,17 +266,21 @@ void runBlock(Launch &l) {
       continue;
     }
     bool done = true;
-    int64_t count[5] = {0, 0, 0, 0, 0};
+    int64_t count[6] = {0, 0, 0, 0, 0, 0};
     for (Fiber &f : l.fibers) {
       count[static_cast<int>(f.state)]++;
       done &= f.state == State::Done;
     }
     if (done)
       return;
+    // No thread can run: the TMA copies in flight complete now (as late as
+    // they can), which may complete mbarrier phases that threads wait on.
+    if (landAllCopies(l))
+      continue;
     {
       std::string what;
-      for (State s :
-           {State::AtBarrier, State::AtWarp, State::AtMbarrier, State::Done})
+      for (State s : {State::AtBarrier, State::AtNamedBarrier, State::AtWarp,
+                      State::AtMbarrier, State::Done})
         if (count[static_cast<int>(s)])
           what += (what.empty() ? "" : ", ") +
                   std::to_string(count[static_cast<int>(s)]) + " threads " +
@@ -540,14 +551,15 @@ void fillWmmaMemory(WarpOp &w, int64_t lane, const char *name, int64_t addr,
 //===----------------------------------------------------------------------===//
 //
 // A TMA copy makes its destination poison at once and lands when a thread
-// waits on its mbarrier; landing completes its transaction bytes (the whole
-// box, out-of-bounds elements included). A phase of an mbarrier completes
-// when its arrivals and its transaction bytes are all in. wgmma reads its
-// operands through matrix descriptors (start address, leading and stride
-// byte offsets, 128-byte swizzle) as the PTX ISA lays them out (9.7.15.5.1,
-// "Matrix Descriptor"), computes at issue, and records what it read; a
-// wgmma.wait_group that retires it checks that shared memory still holds
-// it, so a stage refilled while a wgmma may still read it is an error.
+// waits on its mbarrier or, failing that, when no thread can run; landing
+// completes its transaction bytes (the whole box, out-of-bounds elements
+// included). A phase of an mbarrier completes when its arrivals and its
+// transaction bytes are all in. wgmma reads its operands through matrix
+// descriptors (start address, leading and stride byte offsets, 128-byte
+// swizzle) as the PTX ISA lays them out (9.7.15.5.1, "Matrix Descriptor"),
+// computes at issue, and records what it read; a wgmma.wait_group that retires
+// it checks that shared memory still holds it, so a stage refilled while a
+// wgmma may still read it is an error.
 
 std::vector<std::unique_ptr<TensorMap>> &tensorMaps() {
   static std::vector<std::unique_ptr<TensorMap>> maps;
@@ -577,7 +589,8 @@ void completePhase(Mbarrier &m) {
     return;
   ++m.phase;
   m.pending = m.expected;
-  for (Fiber &f : launch().fibers)
+  // (Also called by the scheduler, between fibers.)
+  for (Fiber &f : active->fibers)
     if (f.state == State::AtMbarrier)
       f.state = State::Ready;
 }
@@ -718,6 +731,16 @@ void computeWgmma(WarpOp &w) {
   group.uncommitted.push_back(std::move(read));
 }
 
+bool landAllCopies(Launch &l) {
+  bool landed = false;
+  for (auto &entry : l.mbarriers)
+    if (!entry.second.copies.empty()) {
+      landCopies(entry.second);
+      landed = true;
+    }
+  return landed;
+}
+
 void checkGroups(std::vector<WgmmaGroup> &groups) {
   for (const WgmmaGroup &g : groups)
     for (const auto &[p, bits] : g.reads) {
@@ -818,6 +841,35 @@ void mpt_emu_barrier() {
   for (Fiber &f : l.fibers)
     if (f.state == State::AtBarrier)
       f.state = State::Ready;
+}
+
+/// barrier.sync id, count: the first `count` threads to arrive at barrier
+/// `id` go on together.
+void mpt_emu_named_barrier(int32_t id, int32_t count) {
+  Launch &l = launch();
+  if (id < 0 || id > 15)
+    fail("barrier %d; PTX has barriers 0 to 15", id);
+  if (count < kWarp || count % kWarp || count > l.threads)
+    fail("barrier %d for %d threads: a multiple of 32 up to the block's %lld "
+         "is valid",
+         id, count, (long long)l.threads);
+  auto &[arrived, expected] = l.named[id];
+  if (arrived == 0)
+    expected = count;
+  else if (expected != count)
+    fail("threads arrive at barrier %d expecting %d and %lld threads", id,
+         count, (long long)expected);
+  if (++arrived < expected) {
+    l.current->namedBarrier = id;
+    block(State::AtNamedBarrier);
+    return;
+  }
+  arrived = 0;
+  for (Fiber &f : l.fibers)
+    if (f.state == State::AtNamedBarrier && f.namedBarrier == id) {
+      f.namedBarrier = -1;
+      f.state = State::Ready;
+    }
 }
 
 void mpt_emu_ldmatrix(int64_t addr, int64_t base, int64_t span,
@@ -1122,6 +1174,8 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_launch", reinterpret_cast<void *>(&mpt_emu_launch)},
       {"mpt_emu_id", reinterpret_cast<void *>(&mpt_emu_id)},
       {"mpt_emu_barrier", reinterpret_cast<void *>(&mpt_emu_barrier)},
+      {"mpt_emu_named_barrier",
+       reinterpret_cast<void *>(&mpt_emu_named_barrier)},
       {"mpt_emu_ldmatrix", reinterpret_cast<void *>(&mpt_emu_ldmatrix)},
       {"mpt_emu_mma", reinterpret_cast<void *>(&mpt_emu_mma)},
       {"mpt_emu_wmma_load", reinterpret_cast<void *>(&mpt_emu_wmma_load)},

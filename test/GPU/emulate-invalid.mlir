@@ -165,3 +165,17 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A named barrier without its thread count.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @named() kernel {
+      %c1 = arith.constant 1 : i32
+      // expected-error @below {{'nvvm.barrier' op is emulated with both a barrier id and a thread count, or neither, only}}
+      nvvm.barrier id = %c1
+      gpu.return
+    }
+  }
+}

@@ -552,4 +552,42 @@ TEST(GpuEmulatorDeathTest, WgmmaOperandsStayUntilRetired) {
               "wgmma.wait_group retired the wgmma");
 }
 
+//===----------------------------------------------------------------------===//
+// Named barriers
+//===----------------------------------------------------------------------===//
+
+/// Warps 0 and 1 meet at barrier 1 (64 threads); warp 2 does not wait.
+void namedBarrierKernel(void *argsPtr, void *, int64_t) {
+  auto *order = static_cast<std::vector<int> *>(argsPtr);
+  int64_t t = tid();
+  if (t >= 64) {
+    if (t == 64)
+      order->push_back(2);
+    return;
+  }
+  if (t == 32)
+    order->push_back(1); // warp 1 reaches the barrier
+  mpt_emu_named_barrier(1, 64);
+  if (t == 0)
+    order->push_back(0); // warp 0 passes it only after warp 1 arrived
+}
+
+TEST(GpuEmulator, NamedBarriersWaitForTheirThreadCount) {
+  std::vector<int> order;
+  launch(namedBarrierKernel, &order, 96);
+  // Warp 0 runs first and waits; warp 1 arrives and releases it before
+  // warp 2 runs.
+  EXPECT_EQ(order, (std::vector<int>{1, 0, 2}));
+}
+
+void mismatchedNamedBarrierKernel(void *, void *, int64_t) {
+  mpt_emu_named_barrier(2, tid() < 32 ? 64 : 96);
+}
+
+TEST(GpuEmulatorDeathTest, NamedBarrierCountsAgree) {
+  EXPECT_EXIT(launch(mismatchedNamedBarrierKernel, nullptr, 96),
+              testing::ExitedWithCode(3),
+              "threads arrive at barrier 2 expecting 96 and 64 threads");
+}
+
 } // namespace

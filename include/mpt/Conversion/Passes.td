@@ -56,7 +56,13 @@ def ConvertLinalgToTensorCores
       outside A and B and the stores are guarded, so the tile need not
       divide the shape; N and K must be multiples of 8 (16-byte rows), and K
       of 64 for batch_matmul, otherwise the matmul gets the mma.sync kernel
-      and the remark says why. `warp-tile` does not apply.
+      and the remark says why. `warp-tile` does not apply. With
+      `warp-specialize=1`, one more warpgroup (the producer) issues all the
+      copies, a stage at a time once every consumer warpgroup has released
+      it through a second mbarrier per stage, and the consumers compute and
+      run the epilogue between named barriers: no block-wide barrier in the
+      K loop; with two consumers of m64n256, registers move from the
+      producer to them (`setmaxnreg` 40 / 232).
 
     With mma.sync and wgmma, when the matmul writes a zero-filled f32
     temporary (what `mpt.matmul acc(f32)` lowers to) that an elementwise
@@ -98,7 +104,11 @@ def ConvertLinalgToTensorCores
            "tf32 (10-bit mantissa), f32 accumulation">,
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Shared-memory pipeline stages, 1 to 8 (default 0: 2 for mma.sync, "
-           "as many as fit up to 4 for wgmma)">
+           "as many as fit up to 4 for wgmma)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "wgmma kernels (sm_90a) with a producer warpgroup that issues the "
+           "TMA copies and consumer warpgroups that release stages through "
+           "mbarriers (no block barrier in the K loop)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -59,6 +59,11 @@ struct LowerToNVVMOptions
       llvm::cl::desc("Tensor Core shared-memory pipeline stages (default 0: "
                      "by kernel)"),
       llvm::cl::init(0)};
+  Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("wgmma kernels (sm_90a) with a producer warpgroup for "
+                     "the TMA copies"),
+      llvm::cl::init(false)};
 };
 
 /// The first part of mpt-lower-to-nvvm: convert-mpt-to-linalg,
@@ -79,8 +84,8 @@ void registerLowerToNVVMPipeline();
 struct EmulateGPUOptions : public mlir::PassPipelineOptions<EmulateGPUOptions> {
   Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("GPU architecture whose kernels are emulated: sm_80, "
-                     "sm_86, sm_89, sm_90 (mma.sync and SIMT kernels)"),
+      llvm::cl::desc("GPU architecture whose kernels are emulated: sm_70, "
+                     "sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a"),
       llvm::cl::init("sm_80")};
   Option<std::string> blockTile{
       *this, "block-tile",
@@ -100,6 +105,11 @@ struct EmulateGPUOptions : public mlir::PassPipelineOptions<EmulateGPUOptions> {
       llvm::cl::desc("Tensor Core shared-memory pipeline stages (default 0: "
                      "by kernel)"),
       llvm::cl::init(0)};
+  Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("wgmma kernels (sm_90a) with a producer warpgroup for "
+                     "the TMA copies"),
+      llvm::cl::init(false)};
 };
 
 /// mpt-emulate-gpu: the kernels mpt-lower-to-nvvm builds for `chip`, as

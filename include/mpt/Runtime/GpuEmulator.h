@@ -45,6 +45,9 @@ void mpt_emu_launch(
 /// 0-2: thread id, 3-5: block id, 6-8: block size, 9-11: grid size.
 int64_t mpt_emu_id(int32_t which);
 void mpt_emu_barrier();
+/// barrier.sync `id`, `count`: the first `count` threads at barrier `id` go
+/// on together.
+void mpt_emu_named_barrier(int32_t id, int32_t count);
 /// ldmatrix.sync.aligned.m8n8.x{numTiles}[.trans].b16: `addr` is this
 /// lane's row address within [base, base + span); `out` gets numTiles x 2
 /// 16-bit elements.

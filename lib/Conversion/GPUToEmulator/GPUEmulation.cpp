@@ -425,8 +425,9 @@ private:
 
   static bool isHopper(Operation *op) {
     return isa<nvgpu::MBarrierCreateOp, nvgpu::MBarrierInitOp,
-               nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierTryWaitParityOp,
-               nvgpu::TmaAsyncLoadOp, nvgpu::TmaPrefetchOp,
+               nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierArriveOp,
+               nvgpu::MBarrierTryWaitParityOp, NVVM::SetMaxRegisterOp,
+               NVVM::BarrierOp, nvgpu::TmaAsyncLoadOp, nvgpu::TmaPrefetchOp,
                NVVM::FenceMbarrierInitOp, NVVM::WgmmaFenceAlignedOp,
                NVVM::WgmmaMmaAsyncOp, NVVM::WgmmaGroupSyncAlignedOp,
                NVVM::WgmmaWaitGroupSyncOp, NVVM::ThreadIdXOp, NVVM::ThreadIdYOp,
@@ -469,6 +470,24 @@ private:
       rt.call(b, loc, "mpt_emu_mbarrier_arrive_expect_tx",
               {mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
                i64(b, loc, o.getTxcount())});
+    } else if (auto o = dyn_cast<NVVM::BarrierOp>(op)) {
+      if (o.getReductionOp() || o->getNumResults())
+        return o.emitOpError("is emulated without a reduction only");
+      if (!o.getBarrierId() && !o.getNumberOfThreads())
+        rt.call(b, loc, "mpt_emu_barrier", {});
+      else if (!o.getBarrierId() || !o.getNumberOfThreads())
+        return o.emitOpError(
+            "is emulated with both a barrier id and a thread count, or "
+            "neither, only");
+      else
+        rt.call(b, loc, "mpt_emu_named_barrier",
+                {o.getBarrierId(), o.getNumberOfThreads()});
+    } else if (auto o = dyn_cast<nvgpu::MBarrierArriveOp>(op)) {
+      if (!o.getToken().use_empty())
+        return o.emitOpError("is emulated when its token is unused only");
+      rt.call(b, loc, "mpt_emu_mbarrier_arrive_expect_tx",
+              {mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
+               arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0)});
     } else if (auto o = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
       rt.call(b, loc, "mpt_emu_mbarrier_wait",
               {mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
@@ -498,7 +517,7 @@ private:
     } else if (auto o = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(op)) {
       rt.call(b, loc, "mpt_emu_wgmma_wait", {constI32(b, loc, o.getGroup())});
     }
-    // Prefetches and fences have nothing to emulate.
+    // Prefetches, fences and register moves have nothing to emulate.
     op->erase();
     return success();
   }

@@ -110,7 +110,11 @@ inline constexpr int64_t kWgmmaBlockK = 64;
 /// fed by `stages` TMA buffers.
 struct WgmmaTiles {
   int64_t bm, bn, stages;
+  /// A producer warpgroup issues the copies; the others only compute.
+  bool specialized = false;
+  /// Consumer warpgroups: one per 64 rows.
   int64_t warpgroups() const { return bm / 64; }
+  int64_t threads() const { return 128 * (warpgroups() + specialized); }
   /// Dynamic shared memory of the kernel, in bytes.
   int64_t sharedBytes() const;
 };
@@ -120,7 +124,8 @@ struct WgmmaTiles {
 /// cannot take the matmul.
 std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                                            llvm::StringRef blockTile,
-                                           int64_t stages, std::string &reason);
+                                           int64_t stages, bool specialized,
+                                           std::string &reason);
 
 /// Replaces nothing: builds, at `outer`'s insertion point, the TMA
 /// descriptors and the gpu.launch of the wgmma kernel for `info`. The

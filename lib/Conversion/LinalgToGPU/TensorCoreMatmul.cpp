@@ -161,7 +161,8 @@ struct ConvertLinalgToTensorCoresPass
       std::string whyNotWgmma;
       std::optional<WgmmaTiles> hopperTiles;
       if (hopper)
-        hopperTiles = chooseWgmmaTiles(*info, blockTile, stages, whyNotWgmma);
+        hopperTiles = chooseWgmmaTiles(*info, blockTile, stages, warpSpecialize,
+                                       whyNotWgmma);
       std::optional<Tiles> tiles;
       if (!hopperTiles) {
         tiles = chooseTiles(*info, *sm, reason);
@@ -205,6 +206,8 @@ struct ConvertLinalgToTensorCoresPass
            << " of 64x" << t.bn << ", " << t.stages
            << "-stage mbarrier pipeline, " << t.sharedBytes()
            << " bytes of shared memory";
+        if (t.specialized)
+          os << ", warp-specialized (a producer warpgroup issues the copies)";
       } else {
         const Tiles &t = *tiles;
         if (wmma)

@@ -68,6 +68,7 @@ int64_t WgmmaTiles::sharedBytes() const {
 
 std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                                            StringRef blockTile, int64_t stages,
+                                           bool specialized,
                                            std::string &reason) {
   auto fail = [&](const Twine &why) -> std::optional<WgmmaTiles> {
     reason = why.str();
@@ -87,6 +88,7 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                 " is not a multiple of 64 in a batch_matmul (its K tiles "
                 "would read the next batch)");
   WgmmaTiles t;
+  t.specialized = specialized;
   if (!blockTile.empty()) {
     SmallVector<int64_t> s = *parseSizes(blockTile, 3);
     if (s[2] != kWgmmaBlockK || s[0] % 64 || s[0] > 256 || s[1] % 64 ||
@@ -137,7 +139,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t aBytes = t.bm * bk * 2, boxBytes = bk * 64 * 2;
   const int64_t bBytes = bk * t.bn * 2, bRegion = t.stages * aBytes;
   const int64_t kTiles = llvm::divideCeil(info.k, bk);
-  const int64_t threads = 128 * t.warpgroups();
+  const int64_t threads = t.threads();
+  const int64_t consumers = t.warpgroups();
 
   // Host: TMA descriptors of A and B, batches stacked into rows (a tile never
   // straddles two batches: M and K are multiples of the box).
@@ -212,9 +215,15 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         .getResult();
   };
 
-  // One mbarrier per stage, armed by thread 0 with the bytes of a stage.
+  // One mbarrier per stage, armed by the thread that issues the copies with
+  // the bytes of a stage; with warp specialization, a second one per stage
+  // that the consumer warpgroups arrive on when they are done with it.
   auto barrierType = nvgpu::MBarrierGroupType::get(ctx, shared, t.stages);
   Value barriers = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  Value empty =
+      t.specialized
+          ? nvgpu::MBarrierCreateOp::create(b, loc, barrierType).getResult()
+          : Value();
   Value leader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tx, im.c(0));
   auto ifLeader = [&](OpBuilder &ib, Value cond,
@@ -245,20 +254,25 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   int64_t prologue = std::min(t.stages, kTiles);
   ifLeader(b, leader, [&](OpBuilder &ib) {
     IndexMath lm{ib, loc};
-    for (int64_t s = 0; s < t.stages; ++s)
+    for (int64_t s = 0; s < t.stages; ++s) {
       nvgpu::MBarrierInitOp::create(ib, loc, barriers, lm.c(1), lm.c(s),
                                     Value());
+      if (empty)
+        nvgpu::MBarrierInitOp::create(ib, loc, empty, lm.c(consumers), lm.c(s),
+                                      Value());
+    }
     NVVM::FenceMbarrierInitOp::create(ib, loc);
     nvgpu::TmaPrefetchOp::create(ib, loc, mapA, Value());
     nvgpu::TmaPrefetchOp::create(ib, loc, mapB, Value());
   });
   // Every thread sees the initialized barriers before it waits on them.
   gpu::BarrierOp::create(b, loc);
-  ifLeader(b, leader, [&](OpBuilder &ib) {
-    IndexMath lm{ib, loc};
-    for (int64_t s = 0; s < prologue; ++s)
-      loadTile(ib, lm.c(s), lm.c(s));
-  });
+  if (!t.specialized)
+    ifLeader(b, leader, [&](OpBuilder &ib) {
+      IndexMath lm{ib, loc};
+      for (int64_t s = 0; s < prologue; ++s)
+        loadTile(ib, lm.c(s), lm.c(s));
+    });
 
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({64, t.bn}, f32));
@@ -266,6 +280,59 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       MemRefType::get({64, bk}, el, MemRefLayoutAttrInterface(), shared);
   auto bTileType =
       MemRefType::get({bk, t.bn}, el, MemRefLayoutAttrInterface(), shared);
+  // With warp specialization the consumer warpgroups run the products and
+  // the last warpgroup (the producer) the copies; the consumers alone run the
+  // epilogue.
+  scf::IfOp roles;
+  Value isConsumer;
+  OpBuilder outerBody = b;
+  if (t.specialized) {
+    isConsumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       warpgroup, im.c(consumers));
+    roles = scf::IfOp::create(b, loc, TypeRange{}, isConsumer,
+                              /*withElseRegion=*/true);
+    // Registers move from the producer to the consumers (as CUTLASS's
+    // warp-specialized kernels do) when two consumers hold 128 f32
+    // accumulators per thread in a block of 384 threads.
+    bool moveRegisters = consumers == 2 && t.bn == 256;
+    OpBuilder pb = roles.getElseBodyBuilder();
+    if (moveRegisters)
+      NVVM::SetMaxRegisterOp::create(
+          pb, loc, pb.getI32IntegerAttr(40),
+          NVVM::SetMaxRegisterActionAttr::get(
+              ctx, NVVM::SetMaxRegisterAction::decrease));
+    // One thread of the producer issues every copy, a stage once the
+    // consumers have released it.
+    Value issuer = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, tx,
+                                         IndexMath{pb, loc}.c(128 * consumers));
+    ifLeader(pb, issuer, [&](OpBuilder &ib) {
+      IndexMath lm{ib, loc};
+      auto produce =
+          scf::ForOp::create(ib, loc, lm.c(0), lm.c(kTiles), lm.c(1));
+      OpBuilder fb = OpBuilder::atBlockBegin(produce.getBody());
+      IndexMath fm{fb, loc};
+      Value kt = produce.getInductionVar();
+      Value stage = fm.rem(kt, t.stages);
+      Value reuse = arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::uge,
+                                          kt, fm.c(t.stages));
+      ifLeader(fb, reuse, [&](OpBuilder &wb) {
+        IndexMath wm{wb, loc};
+        // Release number kt / stages - 1 of this stage.
+        Value parity = arith::CmpIOp::create(
+            wb, loc, arith::CmpIPredicate::ne,
+            wm.rem(wm.add(wm.div(kt, t.stages), 1), 2), wm.c(0));
+        nvgpu::MBarrierTryWaitParityOp::create(wb, loc, empty, parity,
+                                               wm.c(10000000), stage);
+      });
+      loadTile(fb, kt, stage);
+    });
+    b.setInsertionPointToStart(&roles.getThenRegion().front());
+    if (moveRegisters)
+      NVVM::SetMaxRegisterOp::create(
+          b, loc, b.getI32IntegerAttr(232),
+          NVVM::SetMaxRegisterActionAttr::get(
+              ctx, NVVM::SetMaxRegisterAction::increase));
+  }
   Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
   auto loop = scf::ForOp::create(b, loc, im.c(0), im.c(kTiles), im.c(1),
                                  ValueRange{zero});
@@ -296,7 +363,22 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     Value acc = nvgpu::WarpgroupMmaOp::create(
         lb, loc, accType, descA, descB, lb.getI64IntegerAttr(1), UnitAttr(),
         lb.getUnitAttr(), loop.getRegionIterArgs()[0]);
-    if (t.stages < kTiles) {
+    if (t.specialized && t.stages < kTiles) {
+      // The products of tile kt - 1 are done: one thread per consumer
+      // warpgroup releases its stage to the producer.
+      Value release = arith::AndIOp::create(
+          lb, loc,
+          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
+                                lm.rem(tx, 128), lm.c(0)),
+          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, kt,
+                                lm.c(1)));
+      ifLeader(lb, release, [&](OpBuilder &ib) {
+        IndexMath rm{ib, loc};
+        nvgpu::MBarrierArriveOp::create(
+            ib, loc, nvgpu::MBarrierTokenType::get(ctx), empty,
+            rm.rem(rm.add(kt, t.stages - 1), t.stages));
+      });
+    } else if (t.stages < kTiles) {
       // Every warpgroup is done with the stage of tile kt - 1: refill it
       // with tile kt - 1 + stages.
       gpu::BarrierOp::create(lb, loc);
@@ -317,24 +399,41 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     scf::YieldOp::create(lb, loc, acc);
   }
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  Value result = loop.getResult(0);
+  // The epilogue's threads and their barrier: with warp specialization the
+  // consumers alone (named barrier 1; the producer has left), otherwise the
+  // block.
+  const int64_t epilogueThreads = t.specialized ? 128 * consumers : threads;
+  auto sync = [&](OpBuilder &sb) {
+    if (!t.specialized) {
+      gpu::BarrierOp::create(sb, loc);
+      return;
+    }
+    auto i32 = [&](int64_t v) {
+      return arith::ConstantIntOp::create(sb, loc, sb.getI32Type(), v)
+          .getResult();
+    };
+    NVVM::BarrierOp::create(sb, loc, TypeRange{}, i32(1), i32(epilogueThreads),
+                            {}, Value());
+  };
   // The stages are free: stage the accumulators in shared memory. The store
   // places warp w's rows at 16 w (w counted over the block, not the
   // warpgroup), so every warpgroup stores through the same 64-row view of
   // the block's tile and lands on its own rows.
-  gpu::BarrierOp::create(b, loc);
+  sync(b);
   int64_t stride = t.bn + kStagePad;
   Value staging = view(b, im.c(0), {t.bm, stride}, f32);
   Value rows = memref::SubViewOp::create(
       b, loc, staging, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{64, t.bn},
       ArrayRef<int64_t>{1, 1});
-  nvgpu::WarpgroupMmaStoreOp::create(b, loc, loop.getResult(0), rows);
-  gpu::BarrierOp::create(b, loc);
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, result, rows);
+  sync(b);
 
   // Rows of four floats to global memory, consecutive threads on
   // consecutive columns.
   int64_t perRow = t.bn / 4;
-  auto copy =
-      scf::ForOp::create(b, loc, tx, im.c(t.bm * perRow), im.c(threads));
+  auto copy = scf::ForOp::create(b, loc, tx, im.c(t.bm * perRow),
+                                 im.c(epilogueThreads));
   {
     OpBuilder cb = OpBuilder::atBlockBegin(copy.getBody());
     IndexMath cm{cb, loc};
@@ -361,6 +460,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       store(cb, v, batch, gRow, gCol);
     }
   }
+  if (t.specialized)
+    b = outerBody; // after the roles' scf.if
   gpu::TerminatorOp::create(b, loc);
 }
 

@@ -34,6 +34,7 @@ void mpt::buildEmulateGPUPipeline(OpPassManager &pm,
   kernels.warpTile = options.warpTile;
   kernels.tf32 = options.tf32;
   kernels.stages = options.stages;
+  kernels.warpSpecialize = options.warpSpecialize;
   buildGPUKernelsPipeline(pm, kernels);
   pm.addPass(createGPUEmulation());
   std::string error;

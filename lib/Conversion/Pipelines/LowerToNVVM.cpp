@@ -89,6 +89,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.warpTile = options.warpTile;
   tc.stages = options.stages;
   tc.tf32 = options.tf32;
+  tc.warpSpecialize = options.warpSpecialize;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.

@@ -1,0 +1,31 @@
+// The warp-specialized wgmma kernel (sm_90a, warp-specialize=1): a producer
+// warpgroup issues the TMA copies, a stage at a time once the consumers
+// have released it (a second mbarrier per stage), the consumers compute and
+// run the epilogue between named barriers; registers move from the
+// producer to the consumers (setmaxnreg) with two consumers of m64n256.
+// ptxas assembles it within the registers of 384 threads, without spills.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 warp-specialize=1" -o %t/ws.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %extract_kernels %t/ws.mlir %t/ws > /dev/null && cat %t/ws/*.ptx | FileCheck %s --check-prefix=PTX
+// RUN: %if cuda-toolkit %{ for ptx in %t/ws/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS %}
+// Without the option, the kernel of every thread issuing and computing.
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64" -o %t/plain.mlir 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: %extract_kernels %t/plain.mlir %t/plain > /dev/null && cat %t/plain/*.ptx | FileCheck %s --check-prefix=PLAIN-PTX --implicit-check-not=setmaxnreg
+
+// REMARK: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 from TMA tiles (128-byte swizzle), block 128x256x64, 2 warpgroups of 64x256, 4-stage mbarrier pipeline, 197632 bytes of shared memory, warp-specialized (a producer warpgroup issues the copies), fused rounding to f16
+// PTX: .maxntid 384, 1, 1
+// PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
+// PTX-DAG: setmaxnreg.dec.sync.aligned.u32 {{[[:space:]]*}}40;
+// PTX-DAG: mbarrier.arrive.shared.b64
+// PTX-DAG: mbarrier.arrive.expect_tx.shared.b64
+// PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PTX-DAG: bar.sync {{[[:space:]]*}}1, 256;
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PLAIN: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 197632 bytes of shared memory, fused rounding to f16
+// PLAIN-PTX: .maxntid 256, 1, 1
+
+func.func @gemm(%a: tensor<256x512xf16>, %b: tensor<512x512xf16>) -> tensor<256x512xf16> {
+  %r = mpt.matmul %a, %b acc(f32) : (tensor<256x512xf16>, tensor<512x512xf16>) -> tensor<256x512xf16>
+  return %r : tensor<256x512xf16>
+}
