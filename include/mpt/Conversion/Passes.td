@@ -172,7 +172,10 @@ def SplitReductions
     reduction, one input read in order, at least `min-size` elements) is
     rewritten as a reduction over a 1-D view of its input, split
     (`linalg::splitReduction`) into `parts` partial results computed in
-    parallel and a final reduction of those. On the GPU the partial results
+    parallel and a final reduction of those. Partial result p reduces
+    elements p, p + parts, p + 2 parts, ... (adjacent threads read adjacent
+    elements: coalesced loads) in a loop nest whose outer loop is the
+    parallel one. On the GPU the partial results
     are one thread each, instead of one thread for the whole tensor (the
     loss, gradient norms, the inf/NaN check of loss scaling). Sums are taken
     in another order.

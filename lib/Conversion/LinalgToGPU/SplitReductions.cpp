@@ -1,7 +1,8 @@
 //===- SplitReductions.cpp - mpt-split-reductions -------------------------===//
 //
 // A reduction of a whole tensor to a scalar as partial results computed in
-// parallel, then one small reduction.
+// parallel, then one small reduction. Partial result p reduces the elements
+// p, p + parts, p + 2 parts, ...: adjacent threads read adjacent elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,7 +94,7 @@ struct SplitReductionsPass
         rewriter, cast<linalg::LinalgOp>(reduce1d.getOperation()),
         [&](linalg::LinalgOp) {
           return linalg::SplitReductionOptions{ratio, 0,
-                                               /*innerParallel=*/false};
+                                               /*innerParallel=*/true};
         });
     if (failed(result)) {
       // The combiner is not one splitReduction knows: keep the original.
@@ -102,6 +103,17 @@ struct SplitReductionsPass
         rewriter.eraseOp(flat.getDefiningOp());
       return;
     }
+    // The partial results innermost in memory (partial p reduces elements
+    // p, p + ratio, ...), so that the threads computing them read adjacent
+    // elements at each step (coalesced), but outermost in the loop nest, so
+    // that they stay one parallel loop (one thread each).
+    if (auto partials =
+            dyn_cast<linalg::GenericOp>(result->splitLinalgOp.getOperation()))
+      if (partials.getNumLoops() == 2 && partials.getIteratorTypesArray()[0] ==
+                                             utils::IteratorType::reduction) {
+        rewriter.setInsertionPoint(partials);
+        (void)linalg::interchangeGenericOp(rewriter, partials, {1, 0});
+      }
     rewriter.replaceOp(op, result->resultCombiningLinalgOp->getResults());
   }
 };
