@@ -25,6 +25,9 @@ void populateMPTToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// an ungrouped mpt.conv2d_backward_filter (strides, dilation, layout), for
 /// mpt-conv-to-gemm.
 constexpr const char kFilterGradientAttrName[] = "mpt_filter_gradient";
+/// The same for the data gradient of an ungrouped mpt.conv2d_backward_data
+/// (strides, dilation, padding, layout).
+constexpr const char kDataGradientAttrName[] = "mpt_data_gradient";
 
 } // namespace mpt
 

@@ -152,8 +152,11 @@ def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
     of 16, the patch matrix and the filter are padded with zeros to the next
     one. The filter gradients that convert-mpt-to-linalg marks (ungrouped
     `mpt.conv2d_backward_filter`) become the same kind of matmul: an im2col
-    of the input times the output gradient. The sums are the convolution's,
-    in another order. With `tf32`, f32 convolutions and filter gradients are
+    of the input times the output gradient, and the data gradients it marks
+    (ungrouped `mpt.conv2d_backward_data`) one matmul of the transposed
+    filter with the output gradient (C·KH·KW x N·OH·OW columns) followed by
+    a col2im gather over (KH, KW). The sums are the convolution's, in
+    another order. With `tf32`, f32 convolutions and filter gradients are
     rewritten too (for `mpt-linalg-to-tensor-cores{tf32=1}`).
   }];
   let options = [

@@ -93,6 +93,157 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     });
     for (linalg::GenericOp op : filterGradients)
       rewriteFilterGradient(op);
+    SmallVector<linalg::GenericOp> dataGradients;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(mpt::kDataGradientAttrName))
+        dataGradients.push_back(op);
+    });
+    for (linalg::GenericOp op : dataGradients)
+      rewriteDataGradient(op);
+  }
+
+  /// The data gradient marked by convert-mpt-to-linalg (inputs: the filter
+  /// and a shape-only window; the output gradient read in its body; init:
+  /// the zero-filled accumulator) as one matmul and a col2im:
+  /// NCHW: cols (C·KH·KW x N·OH·OW) = Wᵀ (C·KH·KW x F) · dy (F x N·OH·OW);
+  /// NHWC: colsᵀ (N·OH·OW x KH·KW·C) = dy (N·OH·OW x F) · Wᵀ (F x KH·KW·C);
+  /// then dx[n, c, i, j] = the sum over (kh, kw) of the cols entry of the
+  /// output position that reads (i, j) through (kh, kw), where there is one.
+  void rewriteDataGradient(linalg::GenericOp op) {
+    auto info = op->getAttrOfType<DictionaryAttr>(mpt::kDataGradientAttrName);
+    auto stridesAttr = info.getAs<DenseI64ArrayAttr>("strides");
+    auto dilationAttr = info.getAs<DenseI64ArrayAttr>("dilation");
+    auto paddingAttr = info.getAs<DenseI64ArrayAttr>("padding");
+    auto nchwAttr = info.getAs<BoolAttr>("nchw");
+    Value w = op.getInputs()[0], init = op.getOutputs()[0], dy;
+    op.getRegion().walk([&](tensor::ExtractOp e) { dy = e.getTensor(); });
+    if (!stridesAttr || !dilationAttr || !paddingAttr || !nchwAttr || !dy ||
+        paddingAttr.size() != 4)
+      return;
+    auto wType = dyn_cast<RankedTensorType>(w.getType());
+    auto dyType = dyn_cast<RankedTensorType>(dy.getType());
+    auto type = dyn_cast<RankedTensorType>(init.getType());
+    if (!wType || !dyType || !type || !wType.hasStaticShape() ||
+        !dyType.hasStaticShape() || !type.hasStaticShape() ||
+        !onTensorCores(wType.getElementType()) ||
+        dyType.getElementType() != wType.getElementType())
+      return;
+    bool nchw = nchwAttr.getValue();
+    ArrayRef<int64_t> s = stridesAttr.asArrayRef(),
+                      d = dilationAttr.asArrayRef(),
+                      pad = paddingAttr.asArrayRef();
+    ArrayRef<int64_t> f = wType.getShape(), g = dyType.getShape();
+    int64_t filters = nchw ? f[0] : f[3], c = nchw ? f[1] : f[2];
+    int64_t kh = nchw ? f[2] : f[0], kw = nchw ? f[3] : f[1];
+    int64_t n = g[0], oh = nchw ? g[2] : g[1], ow = nchw ? g[3] : g[2];
+    int64_t pixels = n * oh * ow, depth = c * kh * kw;
+    Type element = wType.getElementType(), acc = type.getElementType();
+    MLIRContext *ctx = op.getContext();
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    auto transpose = [&](Value v, ArrayRef<int64_t> shape,
+                         ArrayRef<int64_t> perm) {
+      Value empty = tensor::EmptyOp::create(b, loc, shape, element);
+      return linalg::TransposeOp::create(b, loc, v, empty, perm).getResult()[0];
+    };
+    auto collapse = [&](Value v, ArrayRef<int64_t> shape,
+                        ArrayRef<ReassociationIndices> groups) {
+      return tensor::CollapseShapeOp::create(
+                 b, loc, RankedTensorType::get(shape, element), v, groups)
+          .getResult();
+    };
+    Value lhs, rhs;
+    SmallVector<int64_t> colsShape;
+    if (nchw) {
+      Value wFlat = collapse(w, {filters, depth}, {{0}, {1, 2, 3}});
+      lhs = transpose(wFlat, {depth, filters}, {1, 0});
+      Value dyT = transpose(dy, {g[1], g[0], g[2], g[3]}, {1, 0, 2, 3});
+      rhs = collapse(dyT, {filters, pixels}, {{0}, {1, 2, 3}});
+      colsShape = {c, kh, kw, n, oh, ow};
+    } else {
+      lhs = collapse(dy, {pixels, filters}, {{0, 1, 2}, {3}});
+      Value wFlat = collapse(w, {depth, filters}, {{0, 1, 2}, {3}});
+      rhs = transpose(wFlat, {filters, depth}, {1, 0});
+      colsShape = {n, oh, ow, kh, kw, c};
+    }
+    int64_t rows = nchw ? depth : pixels, cols = nchw ? pixels : depth;
+    Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(acc, 0.0));
+    Value filled =
+        linalg::FillOp::create(
+            b, loc, zero,
+            tensor::EmptyOp::create(b, loc, {rows, cols}, acc).getResult())
+            .getResult(0);
+    Value product = linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs},
+                                             ValueRange{filled})
+                        .getResult(0);
+    Value cols6 = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(colsShape, acc), product,
+        SmallVector<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+
+    // col2im: iteration (n, c, i, j, kh, kw) (NCHW) or (n, i, j, c, kh, kw)
+    // (NHWC); a shape-only window operand bounds (kh, kw).
+    AffineExpr e0, e1, e2, e3, ekh, ekw;
+    bindDims(ctx, e0, e1, e2, e3, ekh, ekw);
+    Value window = tensor::EmptyOp::create(b, loc, {kh, kw}, acc);
+    SmallVector<AffineMap> maps = {AffineMap::get(6, 0, {ekh, ekw}, ctx),
+                                   AffineMap::get(6, 0, {e0, e1, e2, e3}, ctx)};
+    auto par = utils::IteratorType::parallel,
+         red = utils::IteratorType::reduction;
+    Value dx =
+        linalg::GenericOp::create(
+            b, loc, TypeRange{type}, ValueRange{window}, ValueRange{init}, maps,
+            ArrayRef<utils::IteratorType>{par, par, par, par, red, red},
+            [&](OpBuilder &nb, Location nl, ValueRange a) {
+              auto idx = [&](unsigned dim) {
+                return linalg::IndexOp::create(nb, nl, dim).getResult();
+              };
+              Value i = idx(nchw ? 2 : 1), j = idx(nchw ? 3 : 2);
+              Value ch = idx(nchw ? 1 : 3);
+              auto [oy, okY] =
+                  windowSource(nb, nl, i, idx(4), pad[0], s[0], d[0], oh);
+              auto [ox, okX] =
+                  windowSource(nb, nl, j, idx(5), pad[2], s[1], d[1], ow);
+              SmallVector<Value> at =
+                  nchw ? SmallVector<Value>{ch, idx(4), idx(5), idx(0), oy, ox}
+                       : SmallVector<Value>{idx(0), oy, ox, idx(4), idx(5), ch};
+              Value v = tensor::ExtractOp::create(nb, nl, cols6, at);
+              Value term = arith::SelectOp::create(
+                  nb, nl, arith::AndIOp::create(nb, nl, okY, okX), v,
+                  arith::ConstantOp::create(nb, nl, nb.getFloatAttr(acc, 0.0)));
+              linalg::YieldOp::create(
+                  nb, nl,
+                  arith::AddFOp::create(nb, nl, a[1], term).getResult());
+            })
+            .getResult(0);
+    op->getResult(0).replaceAllUsesWith(dx);
+    op->erase();
+  }
+
+  /// The output position along one axis that reads input position `i`
+  /// through kernel offset `k` (i + padLow = o * stride + k * dilation),
+  /// clamped to 0 where there is none, and whether there is one.
+  static std::pair<Value, Value> windowSource(OpBuilder &b, Location loc,
+                                              Value i, Value k, int64_t padLow,
+                                              int64_t stride, int64_t dilation,
+                                              int64_t outSize) {
+    auto c = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, loc, v).getResult();
+    };
+    Value num = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, i, c(padLow)),
+        arith::MulIOp::create(b, loc, k, c(dilation)));
+    Value o = arith::DivSIOp::create(b, loc, num, c(stride));
+    Value inside = arith::AndIOp::create(
+        b, loc,
+        arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, num, c(0)),
+            arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::eq,
+                arith::RemSIOp::create(b, loc, num, c(stride)), c(0))),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, o,
+                              c(outSize)));
+    return {arith::SelectOp::create(b, loc, inside, o, c(0)), inside};
   }
 
   /// The filter gradient marked by convert-mpt-to-linalg (inputs: the padded

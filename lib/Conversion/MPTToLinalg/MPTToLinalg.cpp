@@ -1401,43 +1401,46 @@ struct ConvBackwardDataPattern : public MPTPattern<Conv2DBackwardDataOp> {
     Value grad = op.getGrad();
     auto par = utils::IteratorType::parallel,
          red = utils::IteratorType::reduction;
-    Value dx =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{init.getType()},
-            ValueRange{op.getFilter(), window}, ValueRange{init}, maps,
-            ArrayRef<utils::IteratorType>{par, par, par, par, red, red, red},
-            [&](OpBuilder &nb, Location nl, ValueRange a) {
-              auto idx = [&](unsigned dim) {
-                return linalg::IndexOp::create(nb, nl, dim).getResult();
-              };
-              auto [ohIdx, okH] =
-                  windowSource(nb, nl, idx(2), idx(5), pad[0], s[0], d[0], oh);
-              auto [owIdx, okW] =
-                  windowSource(nb, nl, idx(3), idx(6), pad[2], s[1], d[1], ow);
-              Value fIdx = arith::AddIOp::create(
-                  nb, nl,
-                  arith::MulIOp::create(
-                      nb, nl,
-                      arith::DivSIOp::create(nb, nl, idx(1),
-                                             indexConst(nb, nl, cg)),
-                      indexConst(nb, nl, fg)),
-                  idx(4));
-              SmallVector<Value> at =
-                  nchw ? SmallVector<Value>{idx(0), fIdx, ohIdx, owIdx}
-                       : SmallVector<Value>{idx(0), ohIdx, owIdx, fIdx};
-              Value g = tensor::ExtractOp::create(nb, nl, grad, at);
-              Value p =
-                  arith::MulFOp::create(nb, nl, convertScalar(nb, nl, g, acc),
-                                        convertScalar(nb, nl, a[0], acc));
-              Value ok = arith::AndIOp::create(nb, nl, okH, okW);
-              Value term = arith::SelectOp::create(
-                  nb, nl, ok, p, floatConst(nb, nl, acc, 0.0));
-              linalg::YieldOp::create(
-                  nb, nl,
-                  arith::AddFOp::create(nb, nl, a[2], term).getResult());
-            })
-            .getResult(0);
-    return roundTo(b, loc, dx, element);
+    auto dxOp = linalg::GenericOp::create(
+        b, loc, TypeRange{init.getType()}, ValueRange{op.getFilter(), window},
+        ValueRange{init}, maps,
+        ArrayRef<utils::IteratorType>{par, par, par, par, red, red, red},
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          auto idx = [&](unsigned dim) {
+            return linalg::IndexOp::create(nb, nl, dim).getResult();
+          };
+          auto [ohIdx, okH] =
+              windowSource(nb, nl, idx(2), idx(5), pad[0], s[0], d[0], oh);
+          auto [owIdx, okW] =
+              windowSource(nb, nl, idx(3), idx(6), pad[2], s[1], d[1], ow);
+          Value fIdx = arith::AddIOp::create(
+              nb, nl,
+              arith::MulIOp::create(nb, nl,
+                                    arith::DivSIOp::create(
+                                        nb, nl, idx(1), indexConst(nb, nl, cg)),
+                                    indexConst(nb, nl, fg)),
+              idx(4));
+          SmallVector<Value> at =
+              nchw ? SmallVector<Value>{idx(0), fIdx, ohIdx, owIdx}
+                   : SmallVector<Value>{idx(0), ohIdx, owIdx, fIdx};
+          Value g = tensor::ExtractOp::create(nb, nl, grad, at);
+          Value p = arith::MulFOp::create(nb, nl, convertScalar(nb, nl, g, acc),
+                                          convertScalar(nb, nl, a[0], acc));
+          Value ok = arith::AndIOp::create(nb, nl, okH, okW);
+          Value term = arith::SelectOp::create(nb, nl, ok, p,
+                                               floatConst(nb, nl, acc, 0.0));
+          linalg::YieldOp::create(
+              nb, nl, arith::AddFOp::create(nb, nl, a[2], term).getResult());
+        });
+    // What mpt-conv-to-gemm needs to rewrite it as a matmul and col2im.
+    if (op.getGroups() == 1)
+      dxOp->setAttr(
+          kDataGradientAttrName,
+          b.getDictionaryAttr({b.getNamedAttr("strides", op.getStridesAttr()),
+                               b.getNamedAttr("dilation", op.getDilationAttr()),
+                               b.getNamedAttr("padding", op.getPaddingAttr()),
+                               b.getNamedAttr("nchw", b.getBoolAttr(nchw))}));
+    return roundTo(b, loc, dxOp.getResult(0), element);
   }
 };
 
