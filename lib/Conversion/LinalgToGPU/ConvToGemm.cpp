@@ -86,20 +86,20 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     });
     for (linalg::LinalgOp op : convs)
       rewrite(op);
-    SmallVector<linalg::GenericOp> filterGradients;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (op->hasAttr(mpt::kFilterGradientAttrName))
-        filterGradients.push_back(op);
-    });
-    for (linalg::GenericOp op : filterGradients)
+    for (linalg::GenericOp op : marked(mpt::kFilterGradientAttrName))
       rewriteFilterGradient(op);
-    SmallVector<linalg::GenericOp> dataGradients;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (op->hasAttr(mpt::kDataGradientAttrName))
-        dataGradients.push_back(op);
-    });
-    for (linalg::GenericOp op : dataGradients)
+    for (linalg::GenericOp op : marked(mpt::kDataGradientAttrName))
       rewriteDataGradient(op);
+  }
+
+  /// The generics convert-mpt-to-linalg marked with `attr`.
+  SmallVector<linalg::GenericOp> marked(StringRef attr) {
+    SmallVector<linalg::GenericOp> ops;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op->hasAttr(attr))
+        ops.push_back(op);
+    });
+    return ops;
   }
 
   /// The data gradient marked by convert-mpt-to-linalg (inputs: the filter
