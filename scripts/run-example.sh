@@ -39,6 +39,7 @@ echo "== the f16 step lowered for an H100/H200 (mpt-lower-to-nvvm{chip=sm_90a}, 
 "$opt" "$work/step_sm_70.mlir" --mpt-lower-to-nvvm=chip=sm_90a -o "$work/step.nvvm.mlir" \
   2> "$work/nvvm.log"
 kernels=$(grep -c 'gpu.binary @' "$work/step.nvvm.mlir" || true)
-tensor_cores=$(grep -c 'on Tensor Cores: mma.sync' "$work/nvvm.log" || true)
+wgmma=$(grep -c 'on Tensor Cores: wgmma' "$work/nvvm.log" || true)
+mma=$(grep -c 'on Tensor Cores: mma.sync' "$work/nvvm.log" || true)
 simt=$(grep -c 'not on Tensor Cores' "$work/nvvm.log" || true)
-echo "   forward function and training step: $kernels kernels; $tensor_cores matmuls on Tensor Cores (mma.sync m16n8k16), $simt as SIMT kernels"
+echo "   forward function and training step: $kernels kernels; matmuls: $wgmma on Tensor Cores with wgmma + TMA, $mma with mma.sync, $simt as SIMT kernels"
