@@ -75,8 +75,9 @@ struct WarpOp {
   int32_t numTiles = 0, transpose = 0;
   int32_t rows = 0, cols = 0, depth = 0, elementBytes = 0, mmaKind = 0;
   int32_t layoutA = 0, layoutB = 0, accumulate = 0;
-  int64_t leadDimension = 0, descA = 0, descB = 0;
+  int64_t leadDimension = 0;
   int64_t addr[kWarpgroup], base[kWarpgroup], span[kWarpgroup];
+  int64_t descA[kWarpgroup], descB[kWarpgroup]; // wgmma descriptors
   char *in[kWarpgroup][3];
   char *out[kWarpgroup];
 };
@@ -682,13 +683,13 @@ const char *operandAddress(const Descriptor &d, bool kMajor, int64_t i,
 /// 1: col (PTX: A row and B col are K-major, the others MN-major).
 void computeWgmma(WarpOp &w) {
   for (int lane = 1; lane < kWarpgroup; ++lane)
-    if (w.addr[lane] != w.addr[0] || w.base[lane] != w.base[0])
+    if (w.descA[lane] != w.descA[0] || w.descB[lane] != w.descB[0])
       fail("threads 0 and %d of a warpgroup pass different descriptors to "
            "wgmma.mma_async",
            lane);
   const int m = 64, n = w.cols, k = w.depth;
   const int eb = w.mmaKind == 3 ? 4 : 2;
-  Descriptor da = decode(w.addr[0], "A"), db = decode(w.base[0], "B");
+  Descriptor da = decode(w.descA[0], "A"), db = decode(w.descB[0], "B");
   bool aK = w.layoutA == 0, bK = w.layoutB == 1;
   if (w.mmaKind == 3 && (!aK || !bK))
     fail("tf32 wgmma with an MN-major operand (PTX takes K-major only)");
@@ -726,7 +727,6 @@ void computeWgmma(WarpOp &w) {
       d[r] = static_cast<float>(sum);
     }
   }
-  (void)m;
   Warpgroup &group = launch().warpgroups[launch().current->linear / kWarpgroup];
   group.uncommitted.push_back(std::move(read));
 }
@@ -1125,8 +1125,8 @@ void mpt_emu_wgmma(int64_t descA, int64_t descB, int32_t n, int32_t k,
           fail("threads of a warpgroup execute wgmma.mma_async with "
                "different shapes, types or layouts");
         }
-        w.addr[lane] = descA;
-        w.base[lane] = descB;
+        w.descA[lane] = descA;
+        w.descB[lane] = descB;
         w.in[lane][0] = reinterpret_cast<char *>(c);
         w.out[lane] = reinterpret_cast<char *>(d);
       },

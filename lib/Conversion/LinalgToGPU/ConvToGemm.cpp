@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mpt/Conversion/ConvWindow.h"
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -11,6 +12,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+
+#include <tuple>
 
 namespace mpt {
 #define GEN_PASS_DEF_CONVTOGEMM
@@ -70,6 +73,17 @@ Value gatherPatches(OpBuilder &b, Location loc, Value input, bool nchw,
                linalg::YieldOp::create(nb, nl, args[0]);
              })
       .getResult(0);
+}
+
+/// (F, C, KH, KW, N, OH, OW) of a convolution gradient, from the filter's
+/// shape (FCHW or HWCF) and the output gradient's (NCHW or NHWC).
+using GradientSizes =
+    std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
+GradientSizes gradientSizes(ArrayRef<int64_t> f, ArrayRef<int64_t> g,
+                            bool nchw) {
+  if (nchw)
+    return {f[0], f[1], f[2], f[3], g[0], g[2], g[3]};
+  return {f[3], f[2], f[0], f[1], g[0], g[1], g[2]};
 }
 
 struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
@@ -132,11 +146,11 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     ArrayRef<int64_t> s = stridesAttr.asArrayRef(),
                       d = dilationAttr.asArrayRef(),
                       pad = paddingAttr.asArrayRef();
-    ArrayRef<int64_t> f = wType.getShape(), g = dyType.getShape();
-    int64_t filters = nchw ? f[0] : f[3], c = nchw ? f[1] : f[2];
-    int64_t kh = nchw ? f[2] : f[0], kw = nchw ? f[3] : f[1];
-    int64_t n = g[0], oh = nchw ? g[2] : g[1], ow = nchw ? g[3] : g[2];
+    int64_t filters, c, kh, kw, n, oh, ow;
+    std::tie(filters, c, kh, kw, n, oh, ow) =
+        gradientSizes(wType.getShape(), dyType.getShape(), nchw);
     int64_t pixels = n * oh * ow, depth = c * kh * kw;
+    ArrayRef<int64_t> g = dyType.getShape();
     Type element = wType.getElementType(), acc = type.getElementType();
     MLIRContext *ctx = op.getContext();
     Location loc = op.getLoc();
@@ -200,9 +214,9 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
               Value i = idx(nchw ? 2 : 1), j = idx(nchw ? 3 : 2);
               Value ch = idx(nchw ? 1 : 3);
               auto [oy, okY] =
-                  windowSource(nb, nl, i, idx(4), pad[0], s[0], d[0], oh);
+                  mpt::windowSource(nb, nl, i, idx(4), pad[0], s[0], d[0], oh);
               auto [ox, okX] =
-                  windowSource(nb, nl, j, idx(5), pad[2], s[1], d[1], ow);
+                  mpt::windowSource(nb, nl, j, idx(5), pad[2], s[1], d[1], ow);
               SmallVector<Value> at =
                   nchw ? SmallVector<Value>{ch, idx(4), idx(5), idx(0), oy, ox}
                        : SmallVector<Value>{idx(0), oy, ox, idx(4), idx(5), ch};
@@ -217,33 +231,6 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
             .getResult(0);
     op->getResult(0).replaceAllUsesWith(dx);
     op->erase();
-  }
-
-  /// The output position along one axis that reads input position `i`
-  /// through kernel offset `k` (i + padLow = o * stride + k * dilation),
-  /// clamped to 0 where there is none, and whether there is one.
-  static std::pair<Value, Value> windowSource(OpBuilder &b, Location loc,
-                                              Value i, Value k, int64_t padLow,
-                                              int64_t stride, int64_t dilation,
-                                              int64_t outSize) {
-    auto c = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(b, loc, v).getResult();
-    };
-    Value num = arith::SubIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, i, c(padLow)),
-        arith::MulIOp::create(b, loc, k, c(dilation)));
-    Value o = arith::DivSIOp::create(b, loc, num, c(stride));
-    Value inside = arith::AndIOp::create(
-        b, loc,
-        arith::AndIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, num, c(0)),
-            arith::CmpIOp::create(
-                b, loc, arith::CmpIPredicate::eq,
-                arith::RemSIOp::create(b, loc, num, c(stride)), c(0))),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, o,
-                              c(outSize)));
-    return {arith::SelectOp::create(b, loc, inside, o, c(0)), inside};
   }
 
   /// The filter gradient marked by convert-mpt-to-linalg (inputs: the padded
@@ -269,10 +256,10 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
     bool nchw = nchwAttr.getValue();
     ArrayRef<int64_t> s = stridesAttr.asArrayRef(),
                       d = dilationAttr.asArrayRef();
-    ArrayRef<int64_t> f = type.getShape(), g = dyType.getShape();
-    int64_t filters = nchw ? f[0] : f[3], c = nchw ? f[1] : f[2];
-    int64_t kh = nchw ? f[2] : f[0], kw = nchw ? f[3] : f[1];
-    int64_t n = g[0], oh = nchw ? g[2] : g[1], ow = nchw ? g[3] : g[2];
+    ArrayRef<int64_t> g = dyType.getShape();
+    int64_t filters, c, kh, kw, n, oh, ow;
+    std::tie(filters, c, kh, kw, n, oh, ow) =
+        gradientSizes(type.getShape(), g, nchw);
     int64_t pixels = n * oh * ow, depth = c * kh * kw;
     Type element = xType.getElementType(), acc = type.getElementType();
     Location loc = op.getLoc();

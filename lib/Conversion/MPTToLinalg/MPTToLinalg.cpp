@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mpt/Conversion/ConvWindow.h"
 #include "mpt/Conversion/Passes.h"
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 
@@ -1338,30 +1339,6 @@ struct ConvBackwardFilterPattern : public MPTPattern<Conv2DBackwardFilterOp> {
   }
 };
 
-/// The index of a window's output position that reads input position `i`
-/// through kernel offset `k` (i + pad_low = o * stride + k * dilation), and
-/// whether it exists.
-std::pair<Value, Value> windowSource(OpBuilder &b, Location loc, Value i,
-                                     Value k, int64_t padLow, int64_t stride,
-                                     int64_t dilation, int64_t outSize) {
-  auto c = [&](int64_t v) { return indexConst(b, loc, v); };
-  Value num =
-      arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, i, c(padLow)),
-                            arith::MulIOp::create(b, loc, k, c(dilation)));
-  Value o = arith::DivSIOp::create(b, loc, num, c(stride));
-  Value rem = arith::RemSIOp::create(b, loc, num, c(stride));
-  Value ok = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, num, c(0)),
-      arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, c(0)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, o,
-                                c(outSize))));
-  Value safe = arith::SelectOp::create(b, loc, ok, o, c(0));
-  return {safe, ok};
-}
-
 /// dx[n, c, i, j] = sum over filters f of c's group and kernel offsets
 /// (kh, kw) of dy[n, f, oh, ow] * w[f, c mod C/G, kh, kw], where (oh, ow)
 /// is the output position reading (i, j) through (kh, kw).
@@ -2140,4 +2117,28 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
       MomentumUpdatePattern, AdamUpdatePattern, ClipByGlobalNormPattern,
       UnscaleAndCheckPattern, LayerScalePattern, UpdateScalePattern,
       BackwardSeedPattern, SelectPattern>(ctx);
+}
+
+std::pair<Value, Value> mpt::windowSource(OpBuilder &b, Location loc, Value i,
+                                          Value k, int64_t padLow,
+                                          int64_t stride, int64_t dilation,
+                                          int64_t outSize) {
+  auto c = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value num =
+      arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, i, c(padLow)),
+                            arith::MulIOp::create(b, loc, k, c(dilation)));
+  Value o = arith::DivSIOp::create(b, loc, num, c(stride));
+  Value rem = arith::RemSIOp::create(b, loc, num, c(stride));
+  Value ok = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, num, c(0)),
+      arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem, c(0)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, o,
+                                c(outSize))));
+  Value safe = arith::SelectOp::create(b, loc, ok, o, c(0));
+  return {safe, ok};
 }
