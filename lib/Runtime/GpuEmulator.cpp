@@ -118,11 +118,29 @@ struct Mbarrier {
 struct WgmmaGroup {
   std::vector<std::pair<const char *, uint32_t>> reads; // address, bits
   int elementBytes = 2;
+  int64_t serial = 0; // of the wgmma (see Warpgroup)
+};
+
+/// How many wgmma results of a warpgroup the emulator holds: the
+/// accumulators a thread gets from a wgmma are tags (NaNs that name the
+/// wgmma and the register) until wgmma.wait_group retires it; a read of an
+/// older one fails.
+constexpr int kAccumulatorSlots = 32;
+
+/// The accumulators that one wgmma computed, 128 threads x `count`.
+struct AccumulatorSlot {
+  int64_t serial = 0;
+  int32_t count = 0;
+  std::vector<float> values;
 };
 
 struct Warpgroup {
   std::vector<WgmmaGroup> uncommitted;
   std::deque<std::vector<WgmmaGroup>> groups;
+  /// wgmmas are numbered from 1 in issue order; those up to `retired` are
+  /// retired (wait_group retires groups oldest first).
+  int64_t issued = 0, retired = 0;
+  std::vector<AccumulatorSlot> slots; // serial % kAccumulatorSlots
 };
 
 struct Launch {
@@ -560,7 +578,11 @@ void fillWmmaMemory(WarpOp &w, int64_t lane, const char *name, int64_t addr,
 // swizzle) as the PTX ISA lays them out (9.7.15.5.1, "Matrix Descriptor"),
 // computes at issue, and records what it read; a wgmma.wait_group that retires
 // it checks that shared memory still holds it, so a stage refilled while a
-// wgmma may still read it is an error.
+// wgmma may still read it is an error. The threads get tags of their
+// accumulators (NaNs naming the wgmma and the register), not the values: a
+// later wgmma may take them as its C (PTX allows that before the wait), any
+// other read goes through mpt_emu_wgmma_read, which fails unless a
+// wait_group has retired the wgmma.
 
 std::vector<std::unique_ptr<TensorMap>> &tensorMaps() {
   static std::vector<std::unique_ptr<TensorMap>> maps;
@@ -679,6 +701,53 @@ const char *operandAddress(const Descriptor &d, bool kMajor, int64_t i,
   return reinterpret_cast<const char *>(a);
 }
 
+/// The accumulators of wgmma `serial` as a thread holds them until a
+/// wait_group retires it: register r is the NaN 0xffc00000 | s << 7 | r,
+/// s = the serial counted in [1, 32736] (neither x86's default NaN, s = 0,
+/// nor poison, all bits set; a multiple of the slots, which s picks).
+constexpr uint32_t kTagBits = 0xffc00000u;
+constexpr int64_t kTagSerials = 1023 * kAccumulatorSlots;
+
+uint32_t accumulatorTag(int64_t serial, int r) {
+  int64_t s = (serial - 1) % kTagSerials + 1;
+  return kTagBits | uint32_t(s) << 7 | uint32_t(r);
+}
+
+bool isAccumulatorTag(uint32_t bits) {
+  int64_t s = (bits >> 7) & 0x7fff;
+  return (bits & kTagBits) == kTagBits && s >= 1 && s <= kTagSerials;
+}
+
+Warpgroup &currentWarpgroup() {
+  Launch &l = launch();
+  return l.warpgroups[l.current->linear / kWarpgroup];
+}
+
+/// The value of accumulator tag `bits` of thread `lane` of the current
+/// warpgroup; unless `pending` (a wgmma reading it, which PTX allows for
+/// the accumulators of the wgmmas before it), only once it is retired.
+float resolveAccumulator(uint32_t bits, int64_t lane, bool pending) {
+  Warpgroup &g = currentWarpgroup();
+  int64_t s = (bits >> 7) & 0x7fff;
+  int r = bits & 0x7f;
+  if (g.slots.empty())
+    fail("an accumulator tag of a wgmma.mma_async that this warpgroup did "
+         "not issue");
+  AccumulatorSlot &slot = g.slots[s % kAccumulatorSlots];
+  if (slot.serial == 0 || (slot.serial - 1) % kTagSerials + 1 != s)
+    fail("an accumulator of a wgmma.mma_async more than %d wgmmas back is "
+         "read; the emulator holds the accumulators of a warpgroup's last %d",
+         kAccumulatorSlots, kAccumulatorSlots);
+  if (r >= slot.count)
+    fail("accumulator register %d of a wgmma.mma_async with %d", r, slot.count);
+  if (!pending && slot.serial > g.retired)
+    fail("an accumulator of a wgmma.mma_async is read before "
+         "wgmma.wait_group retired the wgmma (%lld of %lld issued are "
+         "retired)",
+         (long long)g.retired, (long long)g.issued);
+  return slot.values[lane * slot.count + r];
+}
+
 /// D = A B (+ D) for m64nNkK: kind 1 f16, 2 bf16, 3 tf32; layouts 0: row,
 /// 1: col (PTX: A row and B col are K-major, the others MN-major).
 void computeWgmma(WarpOp &w) {
@@ -713,21 +782,41 @@ void computeWgmma(WarpOp &w) {
     for (int kk = 0; kk < k; ++kk)
       b[kk * n + j] = value(operandAddress(db, bK, j, kk, eb));
   // Thread l = 32 w + 4 g + t holds, for each 8 columns i, rows 16 w + g
-  // and 16 w + g + 8, columns 8 i + 2 t and 8 i + 2 t + 1.
+  // and 16 w + g + 8, columns 8 i + 2 t and 8 i + 2 t + 1. The threads get
+  // tags of their accumulators; the values stay here until a wait_group
+  // retires this wgmma.
+  Warpgroup &group = currentWarpgroup();
+  const int count = n / 2;
+  std::vector<float> values(kWarpgroup * count);
   for (int lane = 0; lane < kWarpgroup; ++lane) {
     int warp = lane / 32, g = (lane % 32) / 4, t = lane % 4;
-    const auto *c = reinterpret_cast<const float *>(w.in[lane][0]);
-    auto *d = reinterpret_cast<float *>(w.out[lane]);
-    for (int r = 0; r < n / 2; ++r) {
+    const auto *c = reinterpret_cast<const uint32_t *>(w.in[lane][0]);
+    for (int r = 0; r < count; ++r) {
       int row = 16 * warp + g + 8 * ((r % 4) / 2),
           col = 8 * (r / 4) + 2 * t + r % 2;
-      double sum = w.accumulate ? c[r] : 0.0;
+      double sum = 0.0;
+      if (w.accumulate)
+        sum = isAccumulatorTag(c[r])
+                  ? resolveAccumulator(c[r], lane, /*pending=*/true)
+                  : bitsToFloat(c[r]);
       for (int kk = 0; kk < k; ++kk)
         sum += double(a[row * k + kk]) * double(b[kk * n + col]);
-      d[r] = static_cast<float>(sum);
+      values[lane * count + r] = static_cast<float>(sum);
     }
   }
-  Warpgroup &group = launch().warpgroups[launch().current->linear / kWarpgroup];
+  read.serial = ++group.issued;
+  if (group.slots.empty())
+    group.slots.resize(kAccumulatorSlots);
+  AccumulatorSlot &slot =
+      group.slots[((read.serial - 1) % kTagSerials + 1) % kAccumulatorSlots];
+  slot.serial = read.serial;
+  slot.count = count;
+  slot.values = std::move(values);
+  for (int lane = 0; lane < kWarpgroup; ++lane) {
+    auto *d = reinterpret_cast<uint32_t *>(w.out[lane]);
+    for (int r = 0; r < count; ++r)
+      d[r] = accumulatorTag(read.serial, r);
+  }
   group.uncommitted.push_back(std::move(read));
 }
 
@@ -1154,10 +1243,20 @@ void mpt_emu_wgmma_wait(int32_t pending) {
         while (g.groups.size() >
                static_cast<size_t>(pending < 0 ? 0 : pending)) {
           checkGroups(g.groups.front());
+          for (const WgmmaGroup &wgmma : g.groups.front())
+            g.retired = std::max(g.retired, wgmma.serial);
           g.groups.pop_front();
         }
       },
       kWarpgroup);
+}
+
+float mpt_emu_wgmma_read(float value) {
+  uint32_t bits = floatToBits(value);
+  if (!isAccumulatorTag(bits))
+    return value;
+  return resolveAccumulator(bits, launch().current->linear % kWarpgroup,
+                            /*pending=*/false);
 }
 
 /// Device memory starts with all bits set (NaN in every float format).
@@ -1199,6 +1298,7 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_wgmma", reinterpret_cast<void *>(&mpt_emu_wgmma)},
       {"mpt_emu_wgmma_commit", reinterpret_cast<void *>(&mpt_emu_wgmma_commit)},
       {"mpt_emu_wgmma_wait", reinterpret_cast<void *>(&mpt_emu_wgmma_wait)},
+      {"mpt_emu_wgmma_read", reinterpret_cast<void *>(&mpt_emu_wgmma_read)},
   };
   count = sizeof(functions) / sizeof(functions[0]);
   return functions;

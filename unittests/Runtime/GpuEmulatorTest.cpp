@@ -486,10 +486,12 @@ TEST(GpuEmulatorDeathTest, TensorMapStridesAreMultiplesOf16Bytes) {
 /// 8) K-major (8 rows of 16 along K) at byte 8192, both in 128-byte rows,
 /// swizzled, 8-row groups 1024 bytes apart.
 struct WgmmaArgs {
-  const float *a; // 64 x 16
-  const float *b; // 16 x 8
-  float *d;       // 64 x 8
-  bool clobber;   // overwrite A before the wait retires the wgmma
+  const float *a;         // 64 x 16
+  const float *b;         // 16 x 8
+  float *d;               // 64 x 8
+  bool clobber = false;   // overwrite A before the wait retires the wgmma
+  int chained = 1;        // wgmmas, each accumulating onto the one before
+  bool readEarly = false; // read D before the wait
 };
 
 int64_t descriptor(int64_t start) {
@@ -514,42 +516,85 @@ void wgmmaKernel(void *argsPtr, void *shared, int64_t) {
         put(8192 + n * 128 + 2 * k, args.b[k * 8 + n]);
   }
   mpt_emu_barrier();
+  // The first wgmma ignores C (scale-d 0); each later one takes the
+  // accumulators of the one before, still in flight, as its C.
   float c[4] = {0, 0, 0, 0}, d[4];
-  mpt_emu_wgmma(descriptor(0), descriptor(8192), 8, 16, 1, /*row=*/0,
-                /*col=*/1, 0, addr(c), addr(d));
+  for (int i = 0; i < args.chained; ++i) {
+    mpt_emu_wgmma(descriptor(0), descriptor(8192), 8, 16, 1, /*row=*/0,
+                  /*col=*/1, /*accumulate=*/i > 0, addr(c), addr(d));
+    std::memcpy(c, d, sizeof c);
+  }
   mpt_emu_wgmma_commit();
   if (args.clobber && t == 0)
     s[2] ^= 1;
+  if (args.readEarly)
+    mpt_emu_wgmma_read(d[0]);
   mpt_emu_wgmma_wait(0);
   int64_t warp = t / 32, g = (t % 32) / 4, q = t % 4;
   for (int r = 0; r < 4; ++r)
-    args.d[(16 * warp + g + 8 * (r / 2)) * 8 + 2 * q + r % 2] = d[r];
+    args.d[(16 * warp + g + 8 * (r / 2)) * 8 + 2 * q + r % 2] =
+        mpt_emu_wgmma_read(d[r]);
 }
 
-TEST(GpuEmulator, WgmmaReadsItsOperandsThroughDescriptors) {
+/// `chained` wgmmas of A B, each adding onto the one before: D = chained A B.
+void expectWgmmaProduct(int chained) {
   std::vector<float> a(64 * 16), b(16 * 8), d(64 * 8, -1.0f);
   for (int i = 0; i < 64 * 16; ++i)
     a[i] = static_cast<float>((i * 7) % 11 - 5);
   for (int i = 0; i < 16 * 8; ++i)
     b[i] = static_cast<float>((i * 5) % 9 - 4);
-  WgmmaArgs args{a.data(), b.data(), d.data(), false};
+  WgmmaArgs args{a.data(), b.data(), d.data()};
+  args.chained = chained;
   launch(wgmmaKernel, &args, 128, 16384);
   for (int m = 0; m < 64; ++m)
     for (int n = 0; n < 8; ++n) {
       float expected = 0;
       for (int k = 0; k < 16; ++k)
         expected += a[m * 16 + k] * b[k * 8 + n];
-      EXPECT_EQ(d[m * 8 + n], expected) << "row " << m << ", column " << n;
+      EXPECT_EQ(d[m * 8 + n], chained * expected)
+          << "row " << m << ", column " << n;
     }
+}
+
+TEST(GpuEmulator, WgmmaReadsItsOperandsThroughDescriptors) {
+  expectWgmmaProduct(1);
+}
+
+TEST(GpuEmulator, WgmmaTakesTheAccumulatorsOfWgmmasInFlight) {
+  expectWgmmaProduct(3);
 }
 
 TEST(GpuEmulatorDeathTest, WgmmaOperandsStayUntilRetired) {
   std::vector<float> a(64 * 16, 1.0f), b(16 * 8, 1.0f), d(64 * 8);
-  WgmmaArgs args{a.data(), b.data(), d.data(), true};
+  WgmmaArgs args{a.data(), b.data(), d.data()};
+  args.clobber = true;
   EXPECT_EXIT(launch(wgmmaKernel, &args, 128, 16384),
               testing::ExitedWithCode(3),
               "shared memory that a wgmma reads \\(byte 2\\) changed before "
               "wgmma.wait_group retired the wgmma");
+}
+
+TEST(GpuEmulatorDeathTest, WgmmaAccumulatorsAreReadOnlyOnceRetired) {
+  std::vector<float> a(64 * 16, 1.0f), b(16 * 8, 1.0f), d(64 * 8);
+  WgmmaArgs args{a.data(), b.data(), d.data()};
+  args.readEarly = true;
+  EXPECT_EXIT(launch(wgmmaKernel, &args, 128, 16384),
+              testing::ExitedWithCode(3),
+              "an accumulator of a wgmma.mma_async is "
+              "read before wgmma.wait_group retired the wgmma \\(0 of 1 "
+              "issued are retired\\)");
+}
+
+TEST(GpuEmulator, WgmmaReadPassesOtherValues) {
+  // Not tags: x86's default NaN, poison (all bits set), numbers.
+  for (uint32_t bits : {0xffc00000u, 0xffffffffu, 0x3f800000u}) {
+    float v;
+    std::memcpy(&v, &bits, 4);
+    float r = mpt_emu_wgmma_read(v);
+    uint32_t out;
+    std::memcpy(&out, &r, 4);
+    EXPECT_EQ(out, bits);
+  }
 }
 
 //===----------------------------------------------------------------------===//

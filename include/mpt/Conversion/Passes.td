@@ -245,8 +245,14 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
     fragments end the run with an error. A TMA copy lands (128-byte
     swizzle, out-of-bounds elements zero) when a thread waits on its
     mbarrier; a wgmma computes at issue and records the shared memory it
-    read, which must be unchanged when a `wgmma.wait_group` retires it. An
-    op the emulator does not know is an error.
+    read, which must be unchanged when a `wgmma.wait_group` retires it.
+    The threads get tags of their wgmma accumulators (NaNs that name the
+    wgmma and the register) rather than the values: a later wgmma takes
+    them as its C (as PTX allows while they are in flight), and every other
+    read of an accumulator (the f32 `llvm.extractvalue`s of a kernel with
+    wgmma) goes through `mpt_emu_wgmma_read`, which gives the value once a
+    `wgmma.wait_group` retired the wgmma and is an error before. An op the
+    emulator does not know is an error.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -100,11 +100,17 @@ void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
 /// wgmma.mma_async m64n`n`k`k` (kind 1: f16, 2: bf16, 3: tf32) with
 /// descriptors `descA`, `descB`, layouts 0: row, 1: col; `c` and `d` are
 /// this thread's n / 2 f32 accumulators (C ignored unless `accumulate`).
+/// D gets tags of the accumulators, which a later wgmma takes as its C and
+/// mpt_emu_wgmma_read turns into values once a wait_group retired it.
 void mpt_emu_wgmma(int64_t descA, int64_t descB, int32_t n, int32_t k,
                    int32_t kind, int32_t layoutA, int32_t layoutB,
                    int32_t accumulate, int64_t c, int64_t d);
 void mpt_emu_wgmma_commit();
 void mpt_emu_wgmma_wait(int32_t pending);
+/// A value read from wgmma accumulators: the accumulator if `value` is the
+/// tag of one (an error unless a wgmma.wait_group retired its wgmma),
+/// otherwise `value`.
+float mpt_emu_wgmma_read(float value);
 void mpt_emu_poison(int64_t ptr, int64_t bytes);
 }
 

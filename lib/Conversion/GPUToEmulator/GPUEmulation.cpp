@@ -142,6 +142,7 @@ public:
       mbarrierGroups[op.getBarriers()] = arith::ConstantIntOp::create(
           b, op.getLoc(), b.getI64Type(), ++groups << 20);
     });
+    readAccumulatorsThroughRuntime();
     SmallVector<Operation *> ops;
     fn.walk([&](Operation *op) { ops.push_back(op); });
     // Waits and groups before the copies whose tokens they use.
@@ -164,6 +165,32 @@ public:
   }
 
 private:
+  /// In a kernel with wgmma, the registers that upstream's lowering takes out
+  /// of the accumulator structs (the store of the accumulators) are read
+  /// through mpt_emu_wgmma_read: the emulator's wgmma gives the threads tags
+  /// of their accumulators, which this turns into the values once a
+  /// wgmma.wait_group retired the wgmma, and reports a read before. (The
+  /// wgmmas themselves take the tags, as the GPU takes the registers of
+  /// wgmmas still in flight.)
+  void readAccumulatorsThroughRuntime() {
+    if (!fn.walk([](NVVM::WgmmaMmaAsyncOp) {
+             return WalkResult::interrupt();
+           }).wasInterrupted())
+      return;
+    SmallVector<LLVM::ExtractValueOp> reads;
+    fn.walk([&](LLVM::ExtractValueOp op) {
+      if (op.getType().isF32())
+        reads.push_back(op);
+    });
+    for (LLVM::ExtractValueOp op : reads) {
+      OpBuilder b(op->getContext());
+      b.setInsertionPointAfter(op);
+      Value value =
+          rt.call(b, op.getLoc(), "mpt_emu_wgmma_read", {op}, {b.getF32Type()});
+      op.getResult().replaceAllUsesExcept(value, value.getDefiningOp());
+    }
+  }
+
   func::FuncOp fn;
   Runtime &rt;
   OpBuilder entry; // allocas and ids, at the start of the function
