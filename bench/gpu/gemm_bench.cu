@@ -5,9 +5,10 @@
 //
 //  - correctness: fresh random A and B (uniform in [-1, 1], rounded to
 //    f16/bf16), the output poisoned with NaN first (and zeroed for the
-//    `kernel`, `mma` and `ws` variants, which accumulate into C; `mma` is
-//    the mma.sync kernel built for sm_90, `kernel` the sm_90a one: wgmma +
-//    TMA where the shape allows it, `ws` the same warp-specialized), then
+//    `kernel`, `mma`, `ws` and `rows` variants, which accumulate into C;
+//    `mma` is the mma.sync kernel built for sm_90, `kernel` the sm_90a one:
+//    wgmma + TMA where the shape allows it, `ws` the same warp-specialized,
+//    `rows` the same with its blocks row by row (group-m=1)), then
 //    compared on 4096
 //    random output elements with a float64 CPU reference computed from the
 //    rounded inputs: ||out - ref|| / ||ref||, tolerance 1e-4 for the f32
@@ -49,7 +50,7 @@ MPT_GEMMS(DECLARE)
 namespace {
 
 enum Type { F16, BF16, TF32 }; // TF32: f32 operands, tf32=1
-enum Variant { KERNEL, MMA, WS, OP };
+enum Variant { KERNEL, MMA, WS, ROWS, OP };
 using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));
 
 struct Gemm {

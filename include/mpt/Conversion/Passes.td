@@ -64,6 +64,16 @@ def ConvertLinalgToTensorCores
       K loop; with two consumers of m64n256, registers move from the
       producer to them (`setmaxnreg` 40 / 232).
 
+    Block order: the GPU starts blocks in the order of their linear id, so
+    the kernels map that id to tiles of C in groups of `group-m` rows of
+    tiles (default 8, as Triton's GROUP_SIZE_M): the blocks resident at
+    once go down a group of rows before they move right, and read fewer
+    panels of A and B from DRAM (the first 132 blocks of 128 x 256 at
+    8192^3 cover 8 rows and 17 columns of tiles, 84 MiB of f16 panels,
+    rather than 5 rows and 32 columns, 138 MiB).
+    `group-m=1` takes them row by row. The remark says ", blocks in groups
+    of G rows of tiles" where that changes the order.
+
     With mma.sync and wgmma, when the matmul writes a zero-filled f32
     temporary (what `mpt.matmul acc(f32)` lowers to) that an elementwise
     `linalg.generic` then reads (the rounding to f16/bf16, and whatever
@@ -108,7 +118,10 @@ def ConvertLinalgToTensorCores
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
            "wgmma kernels (sm_90a) with a producer warpgroup that issues the "
            "TMA copies and consumer warpgroups that release stages through "
-           "mbarriers (no block barrier in the K loop)">
+           "mbarriers (no block barrier in the K loop)">,
+    Option<"groupM", "group-m", "int64_t", /*default=*/"8",
+           "Blocks of the Tensor Core kernels in groups of this many rows of "
+           "tiles, for L2 reuse (1: row by row)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",

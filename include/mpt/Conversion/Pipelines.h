@@ -64,6 +64,11 @@ struct LowerToNVVMOptions
       llvm::cl::desc("wgmma kernels (sm_90a) with a producer warpgroup for "
                      "the TMA copies"),
       llvm::cl::init(false)};
+  Option<int64_t> groupM{
+      *this, "group-m",
+      llvm::cl::desc("Tensor Core kernels take their blocks in groups of this "
+                     "many rows of tiles, for L2 reuse (1: row by row)"),
+      llvm::cl::init(8)};
 };
 
 /// The first part of mpt-lower-to-nvvm: convert-mpt-to-linalg,
@@ -110,6 +115,11 @@ struct EmulateGPUOptions : public mlir::PassPipelineOptions<EmulateGPUOptions> {
       llvm::cl::desc("wgmma kernels (sm_90a) with a producer warpgroup for "
                      "the TMA copies"),
       llvm::cl::init(false)};
+  Option<int64_t> groupM{
+      *this, "group-m",
+      llvm::cl::desc("Tensor Core kernels take their blocks in groups of this "
+                     "many rows of tiles, for L2 reuse (1: row by row)"),
+      llvm::cl::init(8)};
 };
 
 /// mpt-emulate-gpu: the kernels mpt-lower-to-nvvm builds for `chip`, as

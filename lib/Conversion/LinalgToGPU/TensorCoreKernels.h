@@ -64,6 +64,31 @@ inline llvm::SmallVector<mlir::Value> at(mlir::Value batch, mlir::Value row,
 }
 
 //===----------------------------------------------------------------------===//
+// Block order
+//===----------------------------------------------------------------------===//
+
+/// The block order of a kernel with an `nTiles` x `mTiles` grid of tiles of
+/// C: blocks in groups of `groupM` rows of tiles (Triton's GROUP_SIZE_M).
+/// The GPU starts blocks in the order of their linear id (x fastest); taken
+/// in groups, the blocks that run at once go down `groupM` rows of tiles
+/// before they move to the next column, so they share fewer, more reused
+/// panels of A and B in L2 than a whole row of tiles would. groupM 1 (or a
+/// grid of one row or one column): row by row, block (x, y) is tile (y, x).
+struct BlockOrder {
+  int64_t mTiles = 1, nTiles = 1, groupM = 1;
+  /// The order of tiles `bm` x `bn` of `info`'s C.
+  static BlockOrder of(const MatmulInfo &info, int64_t bm, int64_t bn,
+                       int64_t groupM);
+  /// Whether the order differs from row by row.
+  bool grouped() const { return groupM > 1 && mTiles > 1 && nTiles > 1; }
+  /// The M and N tile indices of block (`bx`, `by`).
+  std::pair<mlir::Value, mlir::Value> tileOf(IndexMath &im, mlir::Value bx,
+                                             mlir::Value by) const;
+  /// ", blocks in groups of G rows of tiles" when grouped, otherwise "".
+  std::string describe() const;
+};
+
+//===----------------------------------------------------------------------===//
 // Epilogues
 //===----------------------------------------------------------------------===//
 
@@ -132,9 +157,8 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
 /// accumulators start from zero; `store` gets them four columns at a time.
 void buildWgmmaKernel(mlir::OpBuilder &outer, mlir::Location loc,
                       const MatmulInfo &info, const WgmmaTiles &tiles,
-                      StoreFn store);
+                      int64_t groupM, StoreFn store);
 
-/// "AxBxC" -> {A, B, C}.
 /// Whether the tiled SIMT kernel takes `info` (float operands of one type,
 /// f32 C).
 bool simtMatmulApplies(const MatmulInfo &info);
@@ -143,6 +167,7 @@ void buildSimtMatmulKernel(mlir::OpBuilder &outer, mlir::Location loc,
                            const MatmulInfo &info);
 std::string describeSimtMatmul();
 
+/// "AxBxC" -> {A, B, C}.
 std::optional<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text,
                                                      unsigned n);
 

@@ -49,6 +49,36 @@ std::optional<SmallVector<int64_t>> mpt::tc::parseSizes(StringRef text,
   return sizes;
 }
 
+BlockOrder BlockOrder::of(const MatmulInfo &info, int64_t bm, int64_t bn,
+                          int64_t groupM) {
+  return {static_cast<int64_t>(llvm::divideCeil(info.m, bm)),
+          static_cast<int64_t>(llvm::divideCeil(info.n, bn)), groupM};
+}
+
+std::pair<Value, Value> BlockOrder::tileOf(IndexMath &im, Value bx,
+                                           Value by) const {
+  if (!grouped())
+    return {by, bx};
+  int64_t g = std::min(groupM, mTiles);
+  Value linear = im.add(im.mul(by, nTiles), bx);
+  Value first = im.mul(im.div(linear, g * nTiles), g);
+  Value inGroup = im.rem(linear, g * nTiles);
+  if (mTiles % g == 0)
+    return {im.add(first, im.rem(inGroup, g)), im.div(inGroup, g)};
+  // The last group has the rows that are left.
+  Value rows = arith::MinUIOp::create(im.b, im.loc, im.sub(im.c(mTiles), first),
+                                      im.c(g));
+  return {im.add(first, arith::RemUIOp::create(im.b, im.loc, inGroup, rows)),
+          arith::DivUIOp::create(im.b, im.loc, inGroup, rows)};
+}
+
+std::string BlockOrder::describe() const {
+  if (!grouped())
+    return "";
+  return ", blocks in groups of " + std::to_string(std::min(groupM, mTiles)) +
+         " rows of tiles";
+}
+
 namespace {
 
 /// The compute capability of `chip` ("sm_80" -> 80, "sm_90a" -> 90).
@@ -145,6 +175,12 @@ struct ConvertLinalgToTensorCoresPass
           << " is out of range; expected 0 (by target and shape) to 8";
       return signalPassFailure();
     }
+    if (groupM < 1) {
+      getOperation().emitError()
+          << "mpt-linalg-to-tensor-cores: group-m=" << int64_t(groupM)
+          << " is out of range; expected 1 (blocks row by row) or more";
+      return signalPassFailure();
+    }
     // wgmma and TMA are sm_90a features (the "a" in the name).
     bool hopper = *sm == 90 && StringRef(chip).ends_with("a");
     for (linalg::LinalgOp op : candidates) {
@@ -197,9 +233,11 @@ struct ConvertLinalgToTensorCoresPass
       StoreFn store = epilogue ? StoreFn(storeFused) : StoreFn(storeC);
       std::string kernel;
       llvm::raw_string_ostream os(kernel);
+      BlockOrder order;
       if (hopperTiles) {
         const WgmmaTiles &t = *hopperTiles;
-        buildWgmmaKernel(b, loc, *info, t, store);
+        order = BlockOrder::of(*info, t.bm, t.bn, groupM);
+        buildWgmmaKernel(b, loc, *info, t, groupM, store);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
            << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
@@ -210,6 +248,7 @@ struct ConvertLinalgToTensorCoresPass
           os << ", warp-specialized (a producer warpgroup issues the copies)";
       } else {
         const Tiles &t = *tiles;
+        order = blockOrder(*info, t);
         if (wmma)
           buildWmmaKernel(b, loc, *info, t);
         else
@@ -229,6 +268,7 @@ struct ConvertLinalgToTensorCoresPass
       }
       if (epilogue)
         os << ", " << epilogue->describe();
+      os << order.describe();
       op.emitRemark() << "matmul " << info->m << "x" << info->n << "x"
                       << info->k
                       << (info->batch
@@ -404,6 +444,10 @@ struct ConvertLinalgToTensorCoresPass
     return t;
   }
 
+  BlockOrder blockOrder(const MatmulInfo &info, const Tiles &t) {
+    return BlockOrder::of(info, t.bm, t.bn, groupM);
+  }
+
   gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, const MatmulInfo &info,
                              const Tiles &t, int64_t sharedBytes = 0) {
     IndexMath im{b, loc};
@@ -431,10 +475,10 @@ struct ConvertLinalgToTensorCoresPass
     Value batch = info.batch ? launch.getBlockIds().z : Value();
     Value warp = im.div(tx, 32);
     Value wm = im.div(warp, t.bn / t.wn), wn = im.rem(warp, t.bn / t.wn);
-    Value rowBase =
-        im.add(im.mul(launch.getBlockIds().y, t.bm), im.mul(wm, t.wm));
-    Value colBase =
-        im.add(im.mul(launch.getBlockIds().x, t.bn), im.mul(wn, t.wn));
+    auto [mTile, nTile] = blockOrder(info, t).tileOf(im, launch.getBlockIds().x,
+                                                     launch.getBlockIds().y);
+    Value rowBase = im.add(im.mul(mTile, t.bm), im.mul(wm, t.wm));
+    Value colBase = im.add(im.mul(nTile, t.bn), im.mul(wn, t.wn));
     int64_t fm = t.wm / 16, fn = t.wn / 16;
     auto cFrag = gpu::MMAMatrixType::get({16, 16}, b.getF32Type(), "COp");
     auto aFrag = gpu::MMAMatrixType::get({16, 16}, info.element, "AOp");
@@ -605,8 +649,10 @@ struct ConvertLinalgToTensorCoresPass
     Value batch = info.batch ? launch.getBlockIds().z : Value();
     Value lane = im.rem(tx, 32), warp = im.div(tx, 32);
     Value wm = im.div(warp, t.bn / t.wn), wn = im.rem(warp, t.bn / t.wn);
-    Value mBlock = im.mul(launch.getBlockIds().y, t.bm);
-    Value nBlock = im.mul(launch.getBlockIds().x, t.bn);
+    auto [mTile, nTile] = blockOrder(info, t).tileOf(im, launch.getBlockIds().x,
+                                                     launch.getBlockIds().y);
+    Value mBlock = im.mul(mTile, t.bm);
+    Value nBlock = im.mul(nTile, t.bn);
     Value warpRow = im.mul(wm, t.wm), warpCol = im.mul(wn, t.wn);
     int64_t fm = t.wm / 16, fn = t.wn / 8;
     int64_t kTiles = llvm::divideCeil(info.k, t.bk);

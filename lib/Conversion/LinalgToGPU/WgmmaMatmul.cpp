@@ -130,7 +130,7 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
 }
 
 void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
-                      const WgmmaTiles &t, StoreFn store) {
+                      const WgmmaTiles &t, int64_t groupM, StoreFn store) {
   MLIRContext *ctx = outer.getContext();
   Attribute shared =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -187,8 +187,11 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   IndexMath im{b, loc};
   Value tx = launch.getThreadIds().x;
   Value batch = info.batch ? launch.getBlockIds().z : Value();
-  Value mBase = im.mul(launch.getBlockIds().y, t.bm);
-  Value nBase = im.mul(launch.getBlockIds().x, t.bn);
+  BlockOrder order = BlockOrder::of(info, t.bm, t.bn, groupM);
+  auto [mTile, nTile] =
+      order.tileOf(im, launch.getBlockIds().x, launch.getBlockIds().y);
+  Value mBase = im.mul(mTile, t.bm);
+  Value nBase = im.mul(nTile, t.bn);
   Value warpgroup = im.div(tx, 128);
   auto fromPointer = [&](Value ptr, Type type) {
     return UnrealizedConversionCastOp::create(b, loc, type, ptr).getResult(0);

@@ -35,6 +35,7 @@ void mpt::buildEmulateGPUPipeline(OpPassManager &pm,
   kernels.tf32 = options.tf32;
   kernels.stages = options.stages;
   kernels.warpSpecialize = options.warpSpecialize;
+  kernels.groupM = options.groupM;
   buildGPUKernelsPipeline(pm, kernels);
   pm.addPass(createGPUEmulation());
   std::string error;

@@ -90,6 +90,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.stages = options.stages;
   tc.tf32 = options.tf32;
   tc.warpSpecialize = options.warpSpecialize;
+  tc.groupM = options.groupM;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
