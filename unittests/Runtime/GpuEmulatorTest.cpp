@@ -564,6 +564,68 @@ TEST(GpuEmulator, WgmmaTakesTheAccumulatorsOfWgmmasInFlight) {
   expectWgmmaProduct(3);
 }
 
+/// wgmma m64n128k16 with B N-major (imm-trans-b 1), laid out as CUTLASS's
+/// canonical 128-byte-swizzle MN-major layout (cute's make_gmma_desc):
+/// Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)), T = 8 halves:
+/// 64 consecutive N in a 128-byte row, blocks of 64 N `LBO` bytes apart,
+/// K rows 128 bytes apart in groups of 8 `SBO` bytes apart. Written from
+/// that formula, not from the emulator's decoding.
+struct WgmmaMNArgs {
+  const float *a; // 64 x 16
+  const float *b; // 16 x 128
+  float *d;       // 64 x 128
+};
+
+void wgmmaMNKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<WgmmaMNArgs *>(argsPtr);
+  auto *s = static_cast<char *>(shared);
+  const int64_t bBase = 8192, lbo = 4096, sbo = 1024;
+  auto put = [&](int64_t offset, float v) {
+    uint16_t h = toHalf(v);
+    std::memcpy(s + (offset ^ (((offset >> 7) & 7) << 4)), &h, 2);
+  };
+  int64_t t = tid();
+  if (t == 0) {
+    for (int i = 0; i < 64; ++i)
+      for (int k = 0; k < 16; ++k)
+        put(i * 128 + 2 * k, args.a[i * 16 + k]);
+    for (int k = 0; k < 16; ++k)
+      for (int n = 0; n < 128; ++n)
+        put(bBase + (n % 64) * 2 + (n / 64) * lbo + (k % 8) * 128 +
+                (k / 8) * sbo,
+            args.b[k * 128 + n]);
+  }
+  mpt_emu_barrier();
+  int64_t descB = (bBase >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32) |
+                  (int64_t(1) << 62);
+  float c[64] = {}, d[64];
+  mpt_emu_wgmma(descriptor(0), descB, 128, 16, 1, /*row=*/0, /*row=*/0, 0,
+                addr(c), addr(d));
+  mpt_emu_wgmma_commit();
+  mpt_emu_wgmma_wait(0);
+  int64_t warp = t / 32, g = (t % 32) / 4, q = t % 4;
+  for (int r = 0; r < 64; ++r)
+    args.d[(16 * warp + g + 8 * ((r % 4) / 2)) * 128 + 8 * (r / 4) + 2 * q +
+           r % 2] = mpt_emu_wgmma_read(d[r]);
+}
+
+TEST(GpuEmulator, WgmmaReadsNMajorBInCutlassCanonicalLayout) {
+  std::vector<float> a(64 * 16), b(16 * 128), d(64 * 128, -1.0f);
+  for (int i = 0; i < 64 * 16; ++i)
+    a[i] = static_cast<float>((i * 7) % 11 - 5);
+  for (int i = 0; i < 16 * 128; ++i)
+    b[i] = static_cast<float>((i * 5) % 13 - 6);
+  WgmmaMNArgs args{a.data(), b.data(), d.data()};
+  launch(wgmmaMNKernel, &args, 128, 16384);
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < 128; ++n) {
+      float expected = 0;
+      for (int k = 0; k < 16; ++k)
+        expected += a[m * 16 + k] * b[k * 128 + n];
+      ASSERT_EQ(d[m * 128 + n], expected) << "row " << m << ", column " << n;
+    }
+}
+
 TEST(GpuEmulatorDeathTest, WgmmaOperandsStayUntilRetired) {
   std::vector<float> a(64 * 16, 1.0f), b(16 * 8, 1.0f), d(64 * 8);
   WgmmaArgs args{a.data(), b.data(), d.data()};
