@@ -97,8 +97,10 @@ def ConvertLinalgToTensorCores
     operands without `tf32`, bf16 or tf32 before sm_80, an accumulator that
     is not f32, non-identity layouts, tiles or stages that do not fit) gets
     a tiled SIMT kernel instead when its operands are floats of one type
-    and C is f32 (64 x 64 tiles of C, K in steps of 16 staged through
-    shared memory, 4 x 4 outputs per thread, any shape), otherwise stays a
+    and C is f32 (128 x 128 tiles of C with 8 x 8 outputs per thread and K
+    in steps of 8 when 132 or more such tiles fill the GPU, otherwise 64 x
+    64, 4 x 4 and 16; any shape; K staged through two shared buffers, the
+    next step's loads in flight during the products), otherwise stays a
     linalg op for the one-thread-per-element SIMT lowering; the remark says
     why and which.
   }];

@@ -165,7 +165,7 @@ bool simtMatmulApplies(const MatmulInfo &info);
 /// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B.
 void buildSimtMatmulKernel(mlir::OpBuilder &outer, mlir::Location loc,
                            const MatmulInfo &info);
-std::string describeSimtMatmul();
+std::string describeSimtMatmul(const MatmulInfo &info);
 
 /// "AxBxC" -> {A, B, C}.
 std::optional<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text,

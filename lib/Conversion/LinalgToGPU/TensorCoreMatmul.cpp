@@ -292,7 +292,7 @@ struct ConvertLinalgToTensorCoresPass
     std::optional<MatmulInfo> info = operands(op, ignored);
     bool tiled = info && simtMatmulApplies(*info);
     op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): " << why
-                    << (tiled ? "; " + describeSimtMatmul() : "");
+                    << (tiled ? "; " + describeSimtMatmul(*info) : "");
     if (!tiled)
       return;
     OpBuilder b(op);
