@@ -24,9 +24,9 @@
 // RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 stages=1" -o %t/wg-tiles.mlir 2>&1 | FileCheck %s --check-prefix=WG-TILES
 // RUN: %extract_kernels %t/wg-tiles.mlir %t/wg-tiles > /dev/null && cat %t/wg-tiles/*.ptx | FileCheck %s --check-prefix=WG-TILES-PTX
 
-// REMARK-WMMA: remark: matmul 128x256x64 on Tensor Cores: WMMA m16n16k16, block 128x128x32, 4 warps of 64x64
+// REMARK-WMMA: remark: matmul 128x256x64 on Tensor Cores: WMMA m16n16k16, block 128x128x32, 4 warps of 64x64, fused rounding to f16
 // REMARK-WMMA: remark: matmul not on Tensor Cores (SIMT kernel): bf16 Tensor Core instructions need sm_80 or later
-// REMARK-WMMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: WMMA m16n16k16, block 64x64x32, 4 warps of 32x32
+// REMARK-WMMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: WMMA m16n16k16, block 64x64x32, 4 warps of 32x32, fused rounding to f16
 // The rounding of the f32 accumulators to the result type is fused into the
 // kernel (one kernel per matmul, no f32 temporary).
 // REMARK-MMA: remark: matmul 128x256x64 on Tensor Cores: mma.sync m16n8k16, block 128x128x32, 4 warps of 64x64, 2-stage cp.async pipeline, ldmatrix, fused rounding to f16
@@ -54,7 +54,8 @@
 // WMMA-DAG: wmma.load.a.sync{{.*}}.row.m16n16k16.f16
 // WMMA-DAG: wmma.load.b.sync{{.*}}.row.m16n16k16.f16
 // WMMA-DAG: wmma.mma.sync{{.*}}.row.row.m16n16k16.f32.f32
-// WMMA-DAG: wmma.store.d.sync{{.*}}.row.m16n16k16.f32
+// The fused epilogue stages the accumulators in shared memory.
+// WMMA-DAG: wmma.store.d.sync.row.m16n16k16.shared.f32
 // WMMA75-DAG: .target sm_75
 // WMMA75-DAG: wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 

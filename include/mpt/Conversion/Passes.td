@@ -74,7 +74,7 @@ def ConvertLinalgToTensorCores
     `group-m=1` takes them row by row. The remark says ", blocks in groups
     of G rows of tiles" where that changes the order.
 
-    With mma.sync and wgmma, when the matmul writes a zero-filled f32
+    With every Tensor Core kernel, when the matmul writes a zero-filled f32
     temporary (what `mpt.matmul acc(f32)` lowers to) that an elementwise
     `linalg.generic` then reads (the rounding to f16/bf16, and whatever
     elementwise fusion put with it: bias, activation, residual), the kernel
@@ -82,7 +82,11 @@ def ConvertLinalgToTensorCores
     epilogue: no fill, no temporary, no kernel of its own. The generic's
     other inputs are read through dimension maps (a bias by column); it must
     compute the same where the matmul is (no op in between writes what it
-    reads or touches what it writes) and must not write A or B.
+    reads or touches what it writes) and must not write A or B. WMMA
+    fragments lower few elementwise ops, so the WMMA kernel stores each
+    warp row of its tile to shared memory (`wmma.store`, WM x (BN + 8)
+    floats) and evaluates the generic on rows of four from there; where that
+    does not fit in shared memory the generic stays a kernel of its own.
 
     Block tile (`BM x BN x BK`) and warp tile (`WM x WN`) of WMMA and mma.sync
     are chosen from the shape (the largest power of two up to 128 x 128 x 32

@@ -379,6 +379,9 @@ private:
                      o.getTranspose().value_or(false), out);
       return replace(op, reload(b, loc, out, type));
     }
+    if (auto o = dyn_cast<gpu::SubgroupMmaConstantMatrixOp>(op))
+      return replace(op, vector::BroadcastOp::create(
+                             b, loc, o.getResult().getType(), o.getValue()));
     if (auto o = dyn_cast<gpu::SubgroupMmaStoreMatrixOp>(op)) {
       Value src = o.getSrc();
       callWmmaMemory(b, o, "mpt_emu_wmma_store", o.getDstMemref(),

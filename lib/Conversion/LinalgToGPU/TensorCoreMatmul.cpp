@@ -191,9 +191,7 @@ struct ConvertLinalgToTensorCoresPass
         continue;
       }
       bool wmma = *sm < 80;
-      std::optional<FusedEpilogue> epilogue;
-      if (!wmma)
-        epilogue = findFusedEpilogue(op, info->c);
+      std::optional<FusedEpilogue> epilogue = findFusedEpilogue(op, info->c);
       std::string whyNotWgmma;
       std::optional<WgmmaTiles> hopperTiles;
       if (hopper)
@@ -207,6 +205,10 @@ struct ConvertLinalgToTensorCoresPass
           continue;
         }
       }
+      // The WMMA epilogue stages a warp row of the block tile in shared
+      // memory; without room for it, the epilogue stays a kernel of its own.
+      if (epilogue && wmma && wmmaStagingBytes(*tiles) > maxSharedBytes(*sm))
+        epilogue.reset();
       if (epilogue)
         epilogue->prepare(op);
       OpBuilder b(op);
@@ -250,7 +252,7 @@ struct ConvertLinalgToTensorCoresPass
         const Tiles &t = *tiles;
         order = blockOrder(*info, t);
         if (wmma)
-          buildWmmaKernel(b, loc, *info, t);
+          buildWmmaKernel(b, loc, *info, t, epilogue ? store : StoreFn());
         else
           buildMmaSyncKernel(b, loc, *info, t,
                              /*fromZero=*/epilogue.has_value(), store);
@@ -466,9 +468,23 @@ struct ConvertLinalgToTensorCoresPass
   // WMMA (sm_70, sm_75)
   //===--------------------------------------------------------------------===//
 
+  /// The shared memory of the WMMA epilogue: one warp row of the block tile
+  /// (WM x BN f32, rows padded by 8 floats, which keeps them 32-byte
+  /// aligned for wmma.store).
+  static int64_t wmmaStagingBytes(const Tiles &t) {
+    return t.wm * (t.bn + kWmmaStagePad) * 4;
+  }
+  static constexpr int64_t kWmmaStagePad = 8;
+
+  /// With `fused` (the fused epilogue's store), the accumulators start from
+  /// zero and reach global memory through it: each warp row of the block
+  /// tile in turn is stored to shared memory (wmma.store) and handed to
+  /// `fused` four columns at a time by all threads, consecutive threads on
+  /// consecutive columns. Without, C is loaded and stored by wmma.
   void buildWmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
-                       const Tiles &t) {
-    gpu::LaunchOp launch = createLaunch(outer, loc, info, t);
+                       const Tiles &t, StoreFn fused) {
+    gpu::LaunchOp launch =
+        createLaunch(outer, loc, info, t, fused ? wmmaStagingBytes(t) : 0);
     OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
     IndexMath im{b, loc};
     Value tx = launch.getThreadIds().x;
@@ -485,12 +501,20 @@ struct ConvertLinalgToTensorCoresPass
     auto bFrag = gpu::MMAMatrixType::get({16, 16}, info.element, "BOp");
     IntegerAttr ldK = b.getIndexAttr(info.k), ldN = b.getIndexAttr(info.n);
     SmallVector<Value> accs;
+    Value zero;
+    if (fused)
+      zero = gpu::SubgroupMmaConstantMatrixOp::create(
+          b, loc, cFrag,
+          arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f)));
     for (int64_t i = 0; i < fm; ++i)
       for (int64_t j = 0; j < fn; ++j)
-        accs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
-            b, loc, cFrag, info.c,
-            at(batch, im.add(rowBase, i * 16), im.add(colBase, j * 16)), ldN,
-            UnitAttr()));
+        accs.push_back(fused ? zero
+                             : gpu::SubgroupMmaLoadMatrixOp::create(
+                                   b, loc, cFrag, info.c,
+                                   at(batch, im.add(rowBase, i * 16),
+                                      im.add(colBase, j * 16)),
+                                   ldN, UnitAttr())
+                                   .getResult());
     auto loop =
         scf::ForOp::create(b, loc, im.c(0), im.c(info.k), im.c(16), accs);
     {
@@ -513,12 +537,65 @@ struct ConvertLinalgToTensorCoresPass
               loop.getRegionIterArgs()[i * fn + j], UnitAttr(), UnitAttr()));
       scf::YieldOp::create(lb, loc, next);
     }
-    for (int64_t i = 0; i < fm; ++i)
-      for (int64_t j = 0; j < fn; ++j)
-        gpu::SubgroupMmaStoreMatrixOp::create(
-            b, loc, loop.getResult(i * fn + j), info.c,
-            at(batch, im.add(rowBase, i * 16), im.add(colBase, j * 16)), ldN,
-            UnitAttr());
+    if (!fused) {
+      for (int64_t i = 0; i < fm; ++i)
+        for (int64_t j = 0; j < fn; ++j)
+          gpu::SubgroupMmaStoreMatrixOp::create(
+              b, loc, loop.getResult(i * fn + j), info.c,
+              at(batch, im.add(rowBase, i * 16), im.add(colBase, j * 16)), ldN,
+              UnitAttr());
+      gpu::TerminatorOp::create(b, loc);
+      return;
+    }
+    Attribute shared = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                  gpu::AddressSpace::Workgroup);
+    int64_t stride = t.bn + kWmmaStagePad;
+    Value dynamic = gpu::DynamicSharedMemoryOp::create(
+        b, loc,
+        MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                        MemRefLayoutAttrInterface(), shared));
+    Value staging = memref::ViewOp::create(
+        b, loc,
+        MemRefType::get({t.wm, stride}, b.getF32Type(),
+                        MemRefLayoutAttrInterface(), shared),
+        dynamic, im.c(0), ValueRange());
+    IntegerAttr ldStage = b.getIndexAttr(stride);
+    Value mBlock = im.mul(mTile, t.bm), nBlock = im.mul(nTile, t.bn);
+    int64_t threads = t.numWarps() * 32, perRow = t.bn / 4;
+    for (int64_t r = 0; r < t.bm / t.wm; ++r) {
+      // The warps of row r stage their fragments...
+      auto mine = scf::IfOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, wm, im.c(r)),
+          /*withElseRegion=*/false);
+      {
+        OpBuilder sb = mine.getThenBodyBuilder();
+        IndexMath sm{sb, loc};
+        for (int64_t i = 0; i < fm; ++i)
+          for (int64_t j = 0; j < fn; ++j)
+            gpu::SubgroupMmaStoreMatrixOp::create(
+                sb, loc, loop.getResult(i * fn + j), staging,
+                ValueRange{sm.c(i * 16), sm.add(sm.mul(wn, t.wn), j * 16)},
+                ldStage, UnitAttr());
+      }
+      gpu::BarrierOp::create(b, loc);
+      // ... and every thread stores rows of four of them.
+      auto copy =
+          scf::ForOp::create(b, loc, tx, im.c(t.wm * perRow), im.c(threads));
+      {
+        OpBuilder cb = OpBuilder::atBlockBegin(copy.getBody());
+        IndexMath cm{cb, loc};
+        Value i = copy.getInductionVar();
+        Value row = cm.div(i, perRow), col = cm.mul(cm.rem(i, perRow), 4);
+        Value v = vector::LoadOp::create(
+            cb, loc, VectorType::get({4}, cb.getF32Type()), staging,
+            ValueRange{row, col}, /*nontemporal=*/false, llvm::Align(16));
+        fused(cb, v, batch, cm.add(mBlock, cm.add(row, r * t.wm)),
+              cm.add(nBlock, col));
+      }
+      // The next row overwrites the staging tile.
+      gpu::BarrierOp::create(b, loc);
+    }
     gpu::TerminatorOp::create(b, loc);
   }
 
