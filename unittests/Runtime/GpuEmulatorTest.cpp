@@ -498,22 +498,29 @@ int64_t descriptor(int64_t start) {
   return (start >> 4) | (int64_t(1024 >> 4) << 32) | (int64_t(1) << 62);
 }
 
+/// Stores `v` as f16 at byte `offset` of shared memory `s` through the
+/// 128-byte swizzle (bits [4, 7) ^= bits [7, 10)).
+void putSwizzled(char *s, int64_t offset, float v) {
+  uint16_t h = toHalf(v);
+  std::memcpy(s + (offset ^ (((offset >> 7) & 7) << 4)), &h, 2);
+}
+
+/// A (64 x 16) K-major at shared byte 0: 128-byte rows.
+void putA(char *s, const float *a) {
+  for (int i = 0; i < 64; ++i)
+    for (int k = 0; k < 16; ++k)
+      putSwizzled(s, i * 128 + 2 * k, a[i * 16 + k]);
+}
+
 void wgmmaKernel(void *argsPtr, void *shared, int64_t) {
   auto &args = *static_cast<WgmmaArgs *>(argsPtr);
   auto *s = static_cast<char *>(shared);
-  auto put = [&](int64_t offset, float v) {
-    // The 128-byte swizzle: bits [4, 7) ^= bits [7, 10).
-    uint16_t h = toHalf(v);
-    std::memcpy(s + (offset ^ (((offset >> 7) & 7) << 4)), &h, 2);
-  };
   int64_t t = tid();
   if (t == 0) {
-    for (int i = 0; i < 64; ++i)
-      for (int k = 0; k < 16; ++k)
-        put(i * 128 + 2 * k, args.a[i * 16 + k]);
+    putA(s, args.a);
     for (int n = 0; n < 8; ++n)
       for (int k = 0; k < 16; ++k)
-        put(8192 + n * 128 + 2 * k, args.b[k * 8 + n]);
+        putSwizzled(s, 8192 + n * 128 + 2 * k, args.b[k * 8 + n]);
   }
   mpt_emu_barrier();
   // The first wgmma ignores C (scale-d 0); each later one takes the
@@ -580,20 +587,15 @@ void wgmmaMNKernel(void *argsPtr, void *shared, int64_t) {
   auto &args = *static_cast<WgmmaMNArgs *>(argsPtr);
   auto *s = static_cast<char *>(shared);
   const int64_t bBase = 8192, lbo = 4096, sbo = 1024;
-  auto put = [&](int64_t offset, float v) {
-    uint16_t h = toHalf(v);
-    std::memcpy(s + (offset ^ (((offset >> 7) & 7) << 4)), &h, 2);
-  };
   int64_t t = tid();
   if (t == 0) {
-    for (int i = 0; i < 64; ++i)
-      for (int k = 0; k < 16; ++k)
-        put(i * 128 + 2 * k, args.a[i * 16 + k]);
+    putA(s, args.a);
     for (int k = 0; k < 16; ++k)
       for (int n = 0; n < 128; ++n)
-        put(bBase + (n % 64) * 2 + (n / 64) * lbo + (k % 8) * 128 +
-                (k / 8) * sbo,
-            args.b[k * 128 + n]);
+        putSwizzled(s,
+                    bBase + (n % 64) * 2 + (n / 64) * lbo + (k % 8) * 128 +
+                        (k / 8) * sbo,
+                    args.b[k * 128 + n]);
   }
   mpt_emu_barrier();
   int64_t descB = (bBase >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32) |
