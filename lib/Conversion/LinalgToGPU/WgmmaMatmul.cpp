@@ -320,10 +320,12 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                           kt, fm.c(t.stages));
       ifLeader(fb, reuse, [&](OpBuilder &wb) {
         IndexMath wm{wb, loc};
-        // Release number kt / stages - 1 of this stage.
+        // Release number kt / stages - 1 of this stage, one more for the
+        // last stage (released once before any tile used it): that is
+        // (kt + 1) / stages - 1.
         Value parity = arith::CmpIOp::create(
             wb, loc, arith::CmpIPredicate::ne,
-            wm.rem(wm.add(wm.div(kt, t.stages), 1), 2), wm.c(0));
+            wm.rem(wm.add(wm.div(wm.add(kt, 1), t.stages), 1), 2), wm.c(0));
         nvgpu::MBarrierTryWaitParityOp::create(wb, loc, empty, parity,
                                                wm.c(10000000), stage);
       });
@@ -368,13 +370,13 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         lb.getUnitAttr(), loop.getRegionIterArgs()[0]);
     if (t.specialized && t.stages < kTiles) {
       // The products of tile kt - 1 are done: one thread per consumer
-      // warpgroup releases its stage to the producer.
-      Value release = arith::AndIOp::create(
-          lb, loc,
-          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
-                                lm.rem(tx, 128), lm.c(0)),
-          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, kt,
-                                lm.c(1)));
+      // warpgroup releases its stage to the producer. At kt = 0 that is a
+      // release of the last stage that no tile used, which the producer
+      // counts in: a condition on kt here would have LLVM peel the first
+      // iteration, and the zero accumulators then materialize after the
+      // first wgmma.fence (ptxas C7519: an injected warpgroup.arrive).
+      Value release = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
+                                            lm.rem(tx, 128), lm.c(0));
       ifLeader(lb, release, [&](OpBuilder &ib) {
         IndexMath rm{ib, loc};
         nvgpu::MBarrierArriveOp::create(
