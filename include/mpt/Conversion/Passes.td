@@ -188,23 +188,33 @@ def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
 
 def SplitReductions
     : Pass<"mpt-split-reductions", "::mlir::func::FuncOp"> {
-  let summary = "Full reductions in two stages, the first one parallel";
+  let summary = "Full reductions in parallel stages of short per-thread loops";
   let description = [{
     A `linalg.generic` that reduces a whole tensor to a scalar (every loop a
     reduction, one input read in order, at least `min-size` elements) is
     rewritten as a reduction over a 1-D view of its input, split
-    (`linalg::splitReduction`) into `parts` partial results computed in
-    parallel and a final reduction of those. Partial result p reduces
-    elements p, p + parts, p + 2 parts, ... (adjacent threads read adjacent
+    (`linalg::splitReduction`) into R partial results computed in parallel
+    and a reduction of those, which is split the same way while more than
+    `chunk` partial results remain. Each partial result reduces about
+    `chunk` elements (the smallest divisor of the size from `chunk` and
+    from size / `parts` on; where there is none, the largest number of
+    parts up to `parts` that divides the size). Partial result p reduces
+    elements p, p + R, p + 2 R, ... (adjacent threads read adjacent
     elements: coalesced loads) in a loop nest whose outer loop is the
-    parallel one. On the GPU the partial results
-    are one thread each, instead of one thread for the whole tensor (the
-    loss, gradient norms, the inf/NaN check of loss scaling). Sums are taken
-    in another order.
+    parallel one. On the GPU the partial results of a stage are one thread
+    each: a gradient of 4M elements (the inf/NaN check of loss scaling)
+    is 65536 threads of 64 loads, then 1024 of 64, then one of 16, rather
+    than one thread of 4M loads or 1024 threads of 4096 each, whose
+    dependent chains of loads (not the bandwidth) set the time. Sums are
+    taken in another order.
   }];
   let options = [
-    Option<"parts", "parts", "int64_t", /*default=*/"1024",
-           "Most partial results (the largest divisor of the size up to this)">,
+    Option<"parts", "parts", "int64_t", /*default=*/"65536",
+           "Most partial results of one stage">,
+    Option<"chunk", "chunk", "int64_t", /*default=*/"64",
+           "Elements a partial result reduces (the smallest divisor of the "
+           "size from this on); stages repeat while more partial results "
+           "remain">,
     Option<"minSize", "min-size", "int64_t", /*default=*/"4096",
            "Do not split smaller reductions">
   ];

@@ -1,8 +1,10 @@
 //===- SplitReductions.cpp - mpt-split-reductions -------------------------===//
 //
 // A reduction of a whole tensor to a scalar as partial results computed in
-// parallel, then one small reduction. Partial result p reduces the elements
-// p, p + parts, p + 2 parts, ...: adjacent threads read adjacent elements.
+// parallel, each of about `chunk` elements, reduced again the same way until
+// at most `chunk` remain for the last reduction. Partial result p of R
+// reduces the elements p, p + R, p + 2 R, ...: adjacent threads read
+// adjacent elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,16 +30,17 @@ struct SplitReductionsPass
   using SplitReductionsBase::SplitReductionsBase;
 
   void runOnOperation() override {
-    if (parts < 2 || minSize < 1) {
+    if (parts < 2 || chunk < 2 || minSize < 1) {
       getOperation().emitError()
-          << "mpt-split-reductions: expects parts >= 2 and min-size >= 1, got "
-          << static_cast<int64_t>(parts) << " and "
-          << static_cast<int64_t>(minSize);
+          << "mpt-split-reductions: expects parts >= 2, chunk >= 2 and "
+             "min-size >= 1, got "
+          << static_cast<int64_t>(parts) << ", " << static_cast<int64_t>(chunk)
+          << " and " << static_cast<int64_t>(minSize);
       return signalPassFailure();
     }
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (isFullReduction(op))
+      if (isFullReduction(op, minSize))
         candidates.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -46,8 +49,8 @@ struct SplitReductionsPass
   }
 
   /// Every loop a reduction, one input read through the identity map, one
-  /// rank-0 output, static shape of at least min-size elements.
-  bool isFullReduction(linalg::GenericOp op) {
+  /// rank-0 output, static shape of at least `least` elements.
+  bool isFullReduction(linalg::GenericOp op, int64_t least) {
     if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 1 ||
         op.getNumDpsInits() != 1 || op.getNumLoops() == 0 ||
         op.getNumReductionLoops() != op.getNumLoops())
@@ -56,20 +59,40 @@ struct SplitReductionsPass
     auto out = dyn_cast<RankedTensorType>(op.getOutputs()[0].getType());
     return in && out && in.hasStaticShape() && out.getRank() == 0 &&
            op.getIndexingMapsArray()[0].isIdentity() &&
-           in.getNumElements() >= minSize;
+           in.getNumElements() >= least;
   }
 
+  /// The elements each partial result of a stage reduces for `size`
+  /// elements: the smallest divisor of `size` of at least `chunk` (and of
+  /// size / parts), or, where there is none below `size`, size / (the
+  /// largest divisor up to `parts`). 0 where the size cannot be split.
+  int64_t elementsPerPart(int64_t size) {
+    int64_t least = std::max<int64_t>(chunk, llvm::divideCeil(size, parts));
+    int64_t best = size;
+    for (int64_t i = 1; i * i <= size; ++i) {
+      if (size % i)
+        continue;
+      for (int64_t d : {i, size / i})
+        if (d >= least && d < best)
+          best = d;
+    }
+    if (best < size)
+      return best;
+    for (int64_t r = std::min<int64_t>(parts, size / 2); r >= 2; --r)
+      if (size % r == 0)
+        return size / r;
+    return 0;
+  }
+
+  /// Splits `op` into partial results and a reduction of those, which is
+  /// split again while more than `chunk` partial results remain.
   void split(IRRewriter &rewriter, linalg::GenericOp op) {
     auto in = cast<RankedTensorType>(op.getInputs()[0].getType());
     int64_t size = in.getNumElements();
-    int64_t ratio = 1;
-    for (int64_t r = std::min<int64_t>(parts, size / 2); r >= 2; --r)
-      if (size % r == 0) {
-        ratio = r;
-        break;
-      }
-    if (ratio < 2)
+    int64_t perPart = elementsPerPart(size);
+    if (perPart == 0)
       return;
+    int64_t ratio = size / perPart;
     // The reduction over a 1-D view of the input.
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
@@ -115,6 +138,12 @@ struct SplitReductionsPass
         (void)linalg::interchangeGenericOp(rewriter, partials, {1, 0});
       }
     rewriter.replaceOp(op, result->resultCombiningLinalgOp->getResults());
+    // The partial results are reduced the same way while there are more
+    // than `chunk` of them: no thread reduces more than a few chunks.
+    auto combine = dyn_cast<linalg::GenericOp>(
+        result->resultCombiningLinalgOp.getOperation());
+    if (combine && ratio > chunk && isFullReduction(combine, /*least=*/1))
+      split(rewriter, combine);
   }
 };
 
