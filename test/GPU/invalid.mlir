@@ -46,7 +46,7 @@ func.func @f() {
 }
 
 //--- parts.mlir
-// expected-error @+1 {{mpt-split-reductions: expects parts >= 2, chunk >= 2 and min-size >= 1, got 1, 64 and 4096}}
+// expected-error @+1 {{mpt-split-reductions: expects parts >= 2, chunk >= 2 and min-size >= 1, got 1, 64 and 256}}
 func.func @f() {
   return
 }

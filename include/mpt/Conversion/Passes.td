@@ -188,11 +188,14 @@ def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
 
 def SplitReductions
     : Pass<"mpt-split-reductions", "::mlir::func::FuncOp"> {
-  let summary = "Full reductions in parallel stages of short per-thread loops";
+  let summary = "Reductions in parallel stages of short per-thread loops";
   let description = [{
     A `linalg.generic` that reduces a whole tensor to a scalar (every loop a
     reduction, one input read in order, at least `min-size` elements) is
-    rewritten as a reduction over a 1-D view of its input, split
+    rewritten (one that elementwise fusion merged with its producers, with
+    several inputs or broadcasts, a loss, is first separated into an
+    elementwise generic into a temporary and a reduction of that, when its
+    body ends in one combining op of the accumulator and one value) as a reduction over a 1-D view of its input, split
     (`linalg::splitReduction`) into R partial results computed in parallel
     and a reduction of those, which is split the same way while more than
     `chunk` partial results remain. Each partial result reduces about
@@ -205,8 +208,21 @@ def SplitReductions
     each: a gradient of 4M elements (the inf/NaN check of loss scaling)
     is 65536 threads of 64 loads, then 1024 of 64, then one of 16, rather
     than one thread of 4M loads or 1024 threads of 4096 each, whose
-    dependent chains of loads (not the bandwidth) set the time. Sums are
-    taken in another order.
+    dependent chains of loads (not the bandwidth) set the time.
+
+    A reduction along one loop beside parallel loops (a bias gradient, a
+    sum over the batch for each column; a row sum) with fewer than `parts`
+    parallel iterations and at least 2 `chunk` elements to reduce is split
+    the same way, once: into as many parts as give up to `parts` threads
+    in all, each part at least `chunk` long, then a reduction of the parts.
+
+    Every `linalg.generic` on tensors also gets its parallel loops
+    outermost and its reductions innermost (the parallel loop that indexes
+    the innermost dimension of its first input last among the parallel
+    ones): the SIMT lowering runs the outermost parallel loops as threads
+    and what is inside them in each thread, so a sum over the batch written
+    with the reduction loop outside (as `mpt.reduce_sum` axes = [0] lowers)
+    was a kernel of one thread. Sums are taken in another order.
   }];
   let options = [
     Option<"parts", "parts", "int64_t", /*default=*/"65536",
@@ -215,7 +231,7 @@ def SplitReductions
            "Elements a partial result reduces (the smallest divisor of the "
            "size from this on); stages repeat while more partial results "
            "remain">,
-    Option<"minSize", "min-size", "int64_t", /*default=*/"4096",
+    Option<"minSize", "min-size", "int64_t", /*default=*/"256",
            "Do not split smaller reductions">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
