@@ -104,13 +104,7 @@ void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
   // Element (row, col) of `matrix` (rows x cols) as f32, zero outside.
   auto loadOrZero = [&](OpBuilder &lb, Value matrix, Value row, Value col,
                         int64_t rows, int64_t cols) -> Value {
-    IndexMath lm{lb, loc};
-    Value inside = arith::AndIOp::create(
-        lb, loc,
-        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, row,
-                              lm.c(rows)),
-        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, col,
-                              lm.c(cols)));
+    Value inside = IndexMath{lb, loc}.inside(row, rows, col, cols);
     auto guard = scf::IfOp::create(lb, loc, TypeRange{f32}, inside,
                                    /*withElseRegion=*/true);
     {
@@ -201,13 +195,9 @@ void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
     for (int64_t j = 0; j < micro; ++j) {
       Value row = im.add(im.add(rowBase, ty), i * kSide);
       Value col = im.add(im.add(colBase, tx), j * kSide);
-      Value inside = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
-                                im.c(info.m)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col,
-                                im.c(info.n)));
-      auto guard = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+      auto guard =
+          scf::IfOp::create(b, loc, im.inside(row, info.m, col, info.n),
+                            /*withElseRegion=*/false);
       OpBuilder gb = guard.getThenBodyBuilder();
       SmallVector<Value> index = at(batch, row, col);
       Value c = memref::LoadOp::create(gb, loc, info.c, index);

@@ -52,6 +52,15 @@ struct IndexMath {
   mlir::Value rem(mlir::Value x, int64_t y) {
     return mlir::arith::RemUIOp::create(b, loc, x, c(y));
   }
+  /// row < rows and col < cols (unsigned).
+  mlir::Value inside(mlir::Value row, int64_t rows, mlir::Value col,
+                     int64_t cols) {
+    auto lt = [&](mlir::Value x, int64_t bound) {
+      return mlir::arith::CmpIOp::create(
+          b, loc, mlir::arith::CmpIPredicate::ult, x, c(bound));
+    };
+    return mlir::arith::AndIOp::create(b, loc, lt(row, rows), lt(col, cols));
+  }
 };
 
 /// The indices of element (row, col) of a matmul operand, with the batch
@@ -119,6 +128,18 @@ struct FusedEpilogue {
   /// temporary `acc`.
   void erase(mlir::Value acc) const;
 };
+
+/// Hands `rows` x `cols` f32 of the shared `staging` tile (from its origin)
+/// to `store` four columns at a time, as (`rowBase` + r, `colBase` + c):
+/// thread `tx` of `threads` takes rows of four tx, tx + threads, ...,
+/// consecutive threads on consecutive columns (coalesced). With `bounds`
+/// (M, N), only the rows of four inside them (N a multiple of 4).
+void storeStagedRows(mlir::OpBuilder &b, mlir::Location loc,
+                     mlir::Value staging, int64_t rows, int64_t cols,
+                     mlir::Value tx, int64_t threads, mlir::Value batch,
+                     mlir::Value rowBase, mlir::Value colBase,
+                     std::optional<std::pair<int64_t, int64_t>> bounds,
+                     StoreFn store);
 
 /// The epilogue of `matmul` into the temporary `acc`, if it has one.
 std::optional<FusedEpilogue> findFusedEpilogue(mlir::Operation *matmul,

@@ -72,6 +72,36 @@ std::pair<Value, Value> BlockOrder::tileOf(IndexMath &im, Value bx,
           arith::DivUIOp::create(im.b, im.loc, inGroup, rows)};
 }
 
+void mpt::tc::storeStagedRows(OpBuilder &b, Location loc, Value staging,
+                              int64_t rows, int64_t cols, Value tx,
+                              int64_t threads, Value batch, Value rowBase,
+                              Value colBase,
+                              std::optional<std::pair<int64_t, int64_t>> bounds,
+                              StoreFn store) {
+  IndexMath im{b, loc};
+  int64_t perRow = cols / 4;
+  auto copy =
+      scf::ForOp::create(b, loc, tx, im.c(rows * perRow), im.c(threads));
+  OpBuilder cb = OpBuilder::atBlockBegin(copy.getBody());
+  IndexMath cm{cb, loc};
+  Value i = copy.getInductionVar();
+  Value row = cm.div(i, perRow), col = cm.mul(cm.rem(i, perRow), 4);
+  Value v =
+      vector::LoadOp::create(cb, loc, VectorType::get({4}, b.getF32Type()),
+                             staging, ValueRange{row, col},
+                             /*nontemporal=*/false, llvm::Align(16));
+  Value gRow = cm.add(rowBase, row), gCol = cm.add(colBase, col);
+  if (bounds) {
+    auto guard = scf::IfOp::create(
+        cb, loc, cm.inside(gRow, bounds->first, gCol, bounds->second),
+        /*withElseRegion=*/false);
+    OpBuilder gb = guard.getThenBodyBuilder();
+    store(gb, v, batch, gRow, gCol);
+  } else {
+    store(cb, v, batch, gRow, gCol);
+  }
+}
+
 std::string BlockOrder::describe() const {
   if (!grouped())
     return "";
@@ -561,7 +591,7 @@ struct ConvertLinalgToTensorCoresPass
         dynamic, im.c(0), ValueRange());
     IntegerAttr ldStage = b.getIndexAttr(stride);
     Value mBlock = im.mul(mTile, t.bm), nBlock = im.mul(nTile, t.bn);
-    int64_t threads = t.numWarps() * 32, perRow = t.bn / 4;
+    int64_t threads = t.numWarps() * 32;
     for (int64_t r = 0; r < t.bm / t.wm; ++r) {
       // The warps of row r stage their fragments...
       auto mine = scf::IfOp::create(
@@ -580,19 +610,8 @@ struct ConvertLinalgToTensorCoresPass
       }
       gpu::BarrierOp::create(b, loc);
       // ... and every thread stores rows of four of them.
-      auto copy =
-          scf::ForOp::create(b, loc, tx, im.c(t.wm * perRow), im.c(threads));
-      {
-        OpBuilder cb = OpBuilder::atBlockBegin(copy.getBody());
-        IndexMath cm{cb, loc};
-        Value i = copy.getInductionVar();
-        Value row = cm.div(i, perRow), col = cm.mul(cm.rem(i, perRow), 4);
-        Value v = vector::LoadOp::create(
-            cb, loc, VectorType::get({4}, cb.getF32Type()), staging,
-            ValueRange{row, col}, /*nontemporal=*/false, llvm::Align(16));
-        fused(cb, v, batch, cm.add(mBlock, cm.add(row, r * t.wm)),
-              cm.add(nBlock, col));
-      }
+      storeStagedRows(b, loc, staging, t.wm, t.bn, tx, threads, batch,
+                      im.add(mBlock, r * t.wm), nBlock, std::nullopt, fused);
       // The next row overwrites the staging tile.
       gpu::BarrierOp::create(b, loc);
     }
@@ -755,14 +774,8 @@ struct ConvertLinalgToTensorCoresPass
     auto insideC = [&](OpBuilder &ib, ArrayRef<Value> index) -> Value {
       if (!partialM && !partialN)
         return Value();
-      IndexMath m{ib, loc};
-      Value row = index[index.size() - 2], col = index.back();
-      return arith::AndIOp::create(
-          ib, loc,
-          arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, row,
-                                m.c(info.m)),
-          arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, col,
-                                m.c(info.n)));
+      return IndexMath{ib, loc}.inside(index[index.size() - 2], info.m,
+                                       index.back(), info.n);
     };
     SmallVector<Value> accs;
     Value zero = arith::ConstantOp::create(

@@ -434,37 +434,13 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   nvgpu::WarpgroupMmaStoreOp::create(b, loc, result, rows);
   sync(b);
 
-  // Rows of four floats to global memory, consecutive threads on
-  // consecutive columns.
-  int64_t perRow = t.bn / 4;
-  auto copy = scf::ForOp::create(b, loc, tx, im.c(t.bm * perRow),
-                                 im.c(epilogueThreads));
-  {
-    OpBuilder cb = OpBuilder::atBlockBegin(copy.getBody());
-    IndexMath cm{cb, loc};
-    Value i = copy.getInductionVar();
-    Value row = cm.div(i, perRow), col = cm.mul(cm.rem(i, perRow), 4);
-    auto quad = VectorType::get({4}, f32);
-    Value v =
-        vector::LoadOp::create(cb, loc, quad, staging, ValueRange{row, col},
-                               /*nontemporal=*/false, llvm::Align(16));
-    Value gRow = cm.add(mBase, row), gCol = cm.add(nBase, col);
-    if (info.m % t.bm || info.n % t.bn) {
-      // Partial tiles: only what lies in C (N is a multiple of 8, so a row
-      // of four is all in or all out).
-      Value inside = arith::AndIOp::create(
-          cb, loc,
-          arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult, gRow,
-                                cm.c(info.m)),
-          arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult, gCol,
-                                cm.c(info.n)));
-      auto guard = scf::IfOp::create(cb, loc, inside, false);
-      OpBuilder gb = guard.getThenBodyBuilder();
-      store(gb, v, batch, gRow, gCol);
-    } else {
-      store(cb, v, batch, gRow, gCol);
-    }
-  }
+  // Rows of four floats to global memory; with partial tiles only what
+  // lies in C (N is a multiple of 8, so a row of four is all in or all out).
+  std::optional<std::pair<int64_t, int64_t>> bounds;
+  if (info.m % t.bm || info.n % t.bn)
+    bounds = std::make_pair(info.m, info.n);
+  storeStagedRows(b, loc, staging, t.bm, t.bn, tx, epilogueThreads, batch,
+                  mBase, nBase, bounds, store);
   if (t.specialized)
     b = outerBody; // after the roles' scf.if
   gpu::TerminatorOp::create(b, loc);
