@@ -5,6 +5,7 @@
 // RUN: mpt-opt %t/warp-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{warp-tile=32x0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/stages.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{stages=9}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/group-m.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{group-m=0}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/sms.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{sms=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/threads.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{threads=2048}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/parts.mlir --pass-pipeline="builtin.module(func.func(mpt-split-reductions{parts=1}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/dynamic.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
@@ -35,6 +36,12 @@ func.func @f() {
 
 //--- group-m.mlir
 // expected-error @+1 {{mpt-linalg-to-tensor-cores: group-m=0 is out of range; expected 1 (blocks row by row) or more}}
+func.func @f() {
+  return
+}
+
+//--- sms.mlir
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: sms=0 is out of range; expected the GPU's streaming multiprocessors, 1 to 1024 (132 on an H100/H200 SXM)}}
 func.func @f() {
   return
 }

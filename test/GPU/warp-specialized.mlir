@@ -26,6 +26,23 @@
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PLAIN: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 197632 bytes of shared memory, fused rounding to f16
 // PLAIN-PTX: .maxntid 256, 1, 1
+// persistent=1: at most 132 blocks, each looping over tiles (15 or 16 for
+// @gemm_many); the epilogue stores pairs of columns from registers (two f32
+// added to C, ld/st.global.v2.b32; two f16 of the fused rounding in one
+// st.global.b32), no named barrier; ptxas as above.
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 persistent=1" -o %t/pp.mlir 2>&1 | FileCheck %s --check-prefix=PERSISTENT
+// RUN: %extract_kernels %t/pp.mlir %t/pp > /dev/null && cat %t/pp/*.ptx | FileCheck %s --check-prefix=PERSISTENT-PTX --implicit-check-not="bar.sync {{[[:space:]]*}}1"
+// RUN: %if cuda-toolkit %{ for ptx in %t/pp/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
+// PERSISTENT: remark: matmul 256x512x512 on Tensor Cores: {{.*}}, warp-specialized (a producer warpgroup issues the copies), persistent (4 blocks over 4 tiles, epilogue from registers), fused rounding to f16
+// PERSISTENT: remark: matmul 128x256x4096 on Tensor Cores: {{.*}}, persistent (1 block over 1 tile, epilogue from registers)
+// PERSISTENT: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, persistent (132 blocks over 2048 tiles, epilogue from registers), blocks in groups of 8 rows of tiles
+// PERSISTENT-PTX: .maxntid 384, 1, 1
+// PERSISTENT-PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
+// PERSISTENT-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PERSISTENT-PTX-DAG: ld.global.v2.b32
+// PERSISTENT-PTX-DAG: st.global.v2.b32
+// PERSISTENT-PTX-DAG: cvt.rn.f16x2.f32
+// PERSISTENT-PTX-DAG: st.global.b32
 
 func.func @gemm(%a: tensor<256x512xf16>, %b: tensor<512x512xf16>) -> tensor<256x512xf16> {
   %r = mpt.matmul %a, %b acc(f32) : (tensor<256x512xf16>, tensor<512x512xf16>) -> tensor<256x512xf16>
@@ -36,5 +53,12 @@ func.func @gemm(%a: tensor<256x512xf16>, %b: tensor<512x512xf16>) -> tensor<256x
 // consumers' loop while its release was conditional (C7519 above).
 func.func @gemm_long(%a: memref<128x4096xf16>, %b: memref<4096x256xf16>, %c: memref<128x256xf32>) {
   linalg.matmul ins(%a, %b : memref<128x4096xf16>, memref<4096x256xf16>) outs(%c : memref<128x256xf32>)
+  return
+}
+
+// Many tiles per block (persistent=1): 2048 tiles of 128 x 256 over 132
+// blocks.
+func.func @gemm_many(%a: memref<8192x512xf16>, %b: memref<512x8192xf16>, %c: memref<8192x8192xf32>) {
+  linalg.matmul ins(%a, %b : memref<8192x512xf16>, memref<512x8192xf16>) outs(%c : memref<8192x8192xf32>)
   return
 }

@@ -62,7 +62,15 @@ def ConvertLinalgToTensorCores
       it through a second mbarrier per stage, and the consumers compute and
       run the epilogue between named barriers: no block-wide barrier in the
       K loop; with two consumers of m64n256, registers move from the
-      producer to them (`setmaxnreg` 40 / 232).
+      producer to them (`setmaxnreg` 40 / 232). With `persistent=1`
+      (which implies `warp-specialize=1`) the grid has at most `sms`
+      blocks, each of which takes tile after tile of C (block b the tiles b,
+      b + grid, ..., in the `group-m` order): the producer runs ahead
+      through the K tiles of all of them, one ring of stages, so that the
+      loads of a tile's first stages overlap the previous tile's epilogue,
+      and the consumers store their accumulators straight from registers
+      (pairs of columns, no shared staging) so that the stages stay free for
+      the producer; the stages are not capped by K's tile count.
 
     Block order: the GPU starts blocks in the order of their linear id, so
     the kernels map that id to tiles of C in groups of `group-m` rows of
@@ -125,9 +133,17 @@ def ConvertLinalgToTensorCores
            "wgmma kernels (sm_90a) with a producer warpgroup that issues the "
            "TMA copies and consumer warpgroups that release stages through "
            "mbarriers (no block barrier in the K loop)">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "wgmma kernels (sm_90a) as persistent warp-specialized kernels: at "
+           "most `sms` blocks, each computing tile after tile while its "
+           "producer already loads the next tile's stages">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
            "Blocks of the Tensor Core kernels in groups of this many rows of "
-           "tiles, for L2 reuse (1: row by row)">
+           "tiles, for L2 reuse (1: row by row)">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors of the target GPU: the block counts the "
+           "tile choices aim to fill, and the grid of persistent kernels "
+           "(default 132: H100/H200 SXM)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -16,66 +16,86 @@ void buildLowerToCPUPipeline(mlir::OpPassManager &pm);
 
 void registerLowerToCPUPipeline();
 
-struct LowerToNVVMOptions
-    : public mlir::PassPipelineOptions<LowerToNVVMOptions> {
-  Option<std::string> chip{
+/// The kernel options that mpt-lower-to-nvvm and mpt-emulate-gpu share:
+/// those of mpt-linalg-to-tensor-cores, which both hand on to it.
+template <typename Derived>
+struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
+  template <typename T>
+  using Opt = mlir::detail::PassOptions::Option<T>;
+  Opt<std::string> chip{
       *this, "chip",
       llvm::cl::desc("GPU architecture: sm_70, sm_75, sm_80, sm_86, sm_89, "
                      "sm_90, sm_90a"),
       llvm::cl::init("sm_80")};
-  Option<std::string> ptx{
-      *this, "ptx",
-      llvm::cl::desc("PTX ISA version, e.g. 80 for 8.0 (default: the "
-                     "chip's minimum)"),
-      llvm::cl::init("")};
-  Option<std::string> format{
-      *this, "format",
-      llvm::cl::desc("Kernel binary: isa (PTX, no toolkit needed), bin "
-                     "(cubin) or fatbin (both need ptxas)"),
-      llvm::cl::init("isa")};
-  Option<std::string> toolkit{
-      *this, "toolkit",
-      llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: $CUDA_ROOT, "
-                     "$CUDA_HOME, $CUDA_PATH or /usr/local/cuda"),
-      llvm::cl::init("")};
-  Option<int> optLevel{*this, "opt-level",
-                       llvm::cl::desc("Optimization level of the kernels"),
-                       llvm::cl::init(3)};
-  Option<std::string> blockTile{
+  Opt<std::string> blockTile{
       *this, "block-tile",
       llvm::cl::desc("Tensor Core block tile BMxBNxBK (default: by shape)"),
       llvm::cl::init("")};
-  Option<std::string> warpTile{
+  Opt<std::string> warpTile{
       *this, "warp-tile",
       llvm::cl::desc("Tensor Core warp tile WMxWN (default: by shape)"),
       llvm::cl::init("")};
-  Option<bool> tf32{
-      *this, "tf32",
-      llvm::cl::desc("f32 matmuls on Tensor Cores with operands rounded to "
-                     "tf32 (sm_80+)"),
-      llvm::cl::init(false)};
-  Option<int64_t> stages{
+  Opt<bool> tf32{*this, "tf32",
+                 llvm::cl::desc("f32 matmuls on Tensor Cores with operands "
+                                "rounded to tf32 (sm_80+)"),
+                 llvm::cl::init(false)};
+  Opt<int64_t> stages{
       *this, "stages",
       llvm::cl::desc("Tensor Core shared-memory pipeline stages (default 0: "
                      "by kernel)"),
       llvm::cl::init(0)};
-  Option<bool> warpSpecialize{
+  Opt<bool> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("wgmma kernels (sm_90a) with a producer warpgroup for "
                      "the TMA copies"),
       llvm::cl::init(false)};
-  Option<int64_t> groupM{
+  Opt<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("wgmma kernels (sm_90a) as persistent warp-specialized "
+                     "kernels: at most `sms` blocks, each loops over tiles"),
+      llvm::cl::init(false)};
+  Opt<int64_t> groupM{
       *this, "group-m",
-      llvm::cl::desc("Tensor Core kernels take their blocks in groups of this "
+      llvm::cl::desc("Tensor Core kernels take their tiles in groups of this "
                      "many rows of tiles, for L2 reuse (1: row by row)"),
       llvm::cl::init(8)};
+  Opt<int64_t> sms{
+      *this, "sms",
+      llvm::cl::desc("Streaming multiprocessors of the target GPU, which the "
+                     "tile choices aim to fill (default 132: H100/H200 SXM)"),
+      llvm::cl::init(132)};
 };
 
-/// The first part of mpt-lower-to-nvvm: convert-mpt-to-linalg,
-/// bufferization, Tensor Core and SIMT kernels, host memory, outlined
-/// gpu.func kernels launched by gpu.launch_func (before NVVM).
+struct LowerToNVVMOptions : public GPUKernelOptions<LowerToNVVMOptions> {
+  Opt<std::string> ptx{
+      *this, "ptx",
+      llvm::cl::desc("PTX ISA version, e.g. 80 for 8.0 (default: the "
+                     "chip's minimum)"),
+      llvm::cl::init("")};
+  Opt<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel binary: isa (PTX, no toolkit needed), bin "
+                     "(cubin) or fatbin (both need ptxas)"),
+      llvm::cl::init("isa")};
+  Opt<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit (libdevice, ptxas); default: $CUDA_ROOT, "
+                     "$CUDA_HOME, $CUDA_PATH or /usr/local/cuda"),
+      llvm::cl::init("")};
+  Opt<int> optLevel{*this, "opt-level",
+                    llvm::cl::desc("Optimization level of the kernels"),
+                    llvm::cl::init(3)};
+};
+
+struct EmulateGPUOptions : public GPUKernelOptions<EmulateGPUOptions> {};
+
+/// The first part of mpt-lower-to-nvvm and mpt-emulate-gpu:
+/// convert-mpt-to-linalg, bufferization, Tensor Core and SIMT kernels, host
+/// memory, outlined gpu.func kernels launched by gpu.launch_func (before
+/// NVVM). Instantiated for both pipelines' options.
+template <typename Derived>
 void buildGPUKernelsPipeline(mlir::OpPassManager &pm,
-                             const LowerToNVVMOptions &options);
+                             const GPUKernelOptions<Derived> &options);
 
 /// mpt-lower-to-nvvm: convert-mpt-to-linalg, bufferization,
 /// mpt-linalg-to-tensor-cores, mpt-parallel-loops-to-gpu for the other
@@ -85,42 +105,6 @@ void buildLowerToNVVMPipeline(mlir::OpPassManager &pm,
                               const LowerToNVVMOptions &options);
 
 void registerLowerToNVVMPipeline();
-
-struct EmulateGPUOptions : public mlir::PassPipelineOptions<EmulateGPUOptions> {
-  Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("GPU architecture whose kernels are emulated: sm_70, "
-                     "sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a"),
-      llvm::cl::init("sm_80")};
-  Option<std::string> blockTile{
-      *this, "block-tile",
-      llvm::cl::desc("Tensor Core block tile BMxBNxBK (default: by shape)"),
-      llvm::cl::init("")};
-  Option<std::string> warpTile{
-      *this, "warp-tile",
-      llvm::cl::desc("Tensor Core warp tile WMxWN (default: by shape)"),
-      llvm::cl::init("")};
-  Option<bool> tf32{
-      *this, "tf32",
-      llvm::cl::desc("f32 matmuls on Tensor Cores with operands rounded to "
-                     "tf32"),
-      llvm::cl::init(false)};
-  Option<int64_t> stages{
-      *this, "stages",
-      llvm::cl::desc("Tensor Core shared-memory pipeline stages (default 0: "
-                     "by kernel)"),
-      llvm::cl::init(0)};
-  Option<bool> warpSpecialize{
-      *this, "warp-specialize",
-      llvm::cl::desc("wgmma kernels (sm_90a) with a producer warpgroup for "
-                     "the TMA copies"),
-      llvm::cl::init(false)};
-  Option<int64_t> groupM{
-      *this, "group-m",
-      llvm::cl::desc("Tensor Core kernels take their blocks in groups of this "
-                     "many rows of tiles, for L2 reuse (1: row by row)"),
-      llvm::cl::init(8)};
-};
 
 /// mpt-emulate-gpu: the kernels mpt-lower-to-nvvm builds for `chip`, as
 /// host code for the CPU that runs them in mpt's GPU emulator

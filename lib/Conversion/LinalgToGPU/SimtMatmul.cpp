@@ -6,7 +6,8 @@
 // they are staged.
 //
 // Block: 256 threads (16 x 16) on a T x T tile of C, T = 128 (8 x 8 outputs
-// per thread) when the grid still fills an H100/H200 (132 SMs), otherwise
+// per thread) when the grid still fills the GPU (`sms` blocks, 132 by
+// default: an H100/H200), otherwise
 // T = 64 (4 x 4); K in steps of BK = 1024 / T, so that each thread stages
 // four elements of A and four of B per step. A thread's outputs are rows
 // ty + 16 i and columns tx + 16 j: consecutive threads read consecutive
@@ -37,18 +38,16 @@ namespace mpt::tc {
 
 namespace {
 constexpr int64_t kSide = 16, kThreads = kSide * kSide;
-/// SMs of an H100 / H200: the 128-wide tiles need this many blocks.
-constexpr int64_t kFillSMs = 132;
 /// Row padding of A's transposed slice, in words.
 constexpr int64_t kPadA = 4;
 
-/// The side of the tiles of C for `info`: 128 when that many tiles still
-/// fill the GPU, else 64.
-int64_t simtTile(const MatmulInfo &info) {
+/// The side of the tiles of C for `info`: 128 when that gives at least one
+/// block per SM (`sms` of them), else 64.
+int64_t simtTile(const MatmulInfo &info, int64_t sms) {
   int64_t blocks = llvm::divideCeil(info.m, 128) *
                    llvm::divideCeil(info.n, 128) *
                    std::max<int64_t>(info.batch, 1);
-  return blocks >= kFillSMs ? 128 : 64;
+  return blocks >= sms ? 128 : 64;
 }
 } // namespace
 
@@ -60,10 +59,10 @@ bool simtMatmulApplies(const MatmulInfo &info) {
 }
 
 void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
-                           const MatmulInfo &info) {
+                           const MatmulInfo &info, int64_t sms) {
   MLIRContext *ctx = outer.getContext();
   Type f32 = outer.getF32Type();
-  const int64_t tile = simtTile(info), step = kThreads * 4 / tile;
+  const int64_t tile = simtTile(info, sms), step = kThreads * 4 / tile;
   const int64_t micro = tile / kSide;
   const int64_t aBytes = 2 * step * (tile + kPadA) * 4;
   const int64_t bBytes = 2 * step * tile * 4;
@@ -209,8 +208,8 @@ void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
   gpu::TerminatorOp::create(b, loc);
 }
 
-std::string describeSimtMatmul(const MatmulInfo &info) {
-  int64_t tile = simtTile(info), micro = tile / kSide;
+std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms) {
+  int64_t tile = simtTile(info, sms), micro = tile / kSide;
   return "tiled SIMT kernel: " + std::to_string(tile) + "x" +
          std::to_string(tile) + " tiles of C, K in steps of " +
          std::to_string(kThreads * 4 / tile) +

@@ -93,6 +93,10 @@ struct BlockOrder {
   /// The M and N tile indices of block (`bx`, `by`).
   std::pair<mlir::Value, mlir::Value> tileOf(IndexMath &im, mlir::Value bx,
                                              mlir::Value by) const;
+  /// The M and N tile indices of the tile with linear id `linear` (below
+  /// mTiles * nTiles), as tileOf(linear % nTiles, linear / nTiles).
+  std::pair<mlir::Value, mlir::Value> tileOfLinear(IndexMath &im,
+                                                   mlir::Value linear) const;
   /// ", blocks in groups of G rows of tiles" when grouped, otherwise "".
   std::string describe() const;
 };
@@ -158,6 +162,9 @@ struct WgmmaTiles {
   int64_t bm, bn, stages;
   /// A producer warpgroup issues the copies; the others only compute.
   bool specialized = false;
+  /// Persistent: at most this many blocks, each looping over tiles (and
+  /// specialized); 0: one block per tile.
+  int64_t persistentBlocks = 0;
   /// Consumer warpgroups: one per 64 rows.
   int64_t warpgroups() const { return bm / 64; }
   int64_t threads() const { return 128 * (warpgroups() + specialized); }
@@ -165,12 +172,19 @@ struct WgmmaTiles {
   int64_t sharedBytes() const;
 };
 
-/// Tiles for `info` (`blockTile` "BMxBNx64" overrides the choice, `stages`
-/// > 0 the pipeline depth), or nullopt with `reason` set when the wgmma kernel
+/// What the wgmma kernel's options ask for.
+struct WgmmaOptions {
+  llvm::StringRef blockTile; // "BMxBNx64", or "" to choose by shape
+  int64_t stages = 0;        // pipeline depth, 0 to choose
+  bool specialized = false;  // warp-specialize
+  bool persistent = false;   // persistent (implies specialized)
+  int64_t sms = 132;         // SMs the grid aims to fill
+};
+
+/// Tiles for `info`, or nullopt with `reason` set when the wgmma kernel
 /// cannot take the matmul.
 std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
-                                           llvm::StringRef blockTile,
-                                           int64_t stages, bool specialized,
+                                           const WgmmaOptions &options,
                                            std::string &reason);
 
 /// Replaces nothing: builds, at `outer`'s insertion point, the TMA
@@ -183,10 +197,11 @@ void buildWgmmaKernel(mlir::OpBuilder &outer, mlir::Location loc,
 /// Whether the tiled SIMT kernel takes `info` (float operands of one type,
 /// f32 C).
 bool simtMatmulApplies(const MatmulInfo &info);
-/// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B.
+/// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B, with large tiles
+/// where they still give `sms` blocks.
 void buildSimtMatmulKernel(mlir::OpBuilder &outer, mlir::Location loc,
-                           const MatmulInfo &info);
-std::string describeSimtMatmul(const MatmulInfo &info);
+                           const MatmulInfo &info, int64_t sms);
+std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms);
 
 /// "AxBxC" -> {A, B, C}.
 std::optional<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text,

@@ -59,8 +59,14 @@ std::pair<Value, Value> BlockOrder::tileOf(IndexMath &im, Value bx,
                                            Value by) const {
   if (!grouped())
     return {by, bx};
+  return tileOfLinear(im, im.add(im.mul(by, nTiles), bx));
+}
+
+std::pair<Value, Value> BlockOrder::tileOfLinear(IndexMath &im,
+                                                 Value linear) const {
+  if (!grouped())
+    return {im.div(linear, nTiles), im.rem(linear, nTiles)};
   int64_t g = std::min(groupM, mTiles);
-  Value linear = im.add(im.mul(by, nTiles), bx);
   Value first = im.mul(im.div(linear, g * nTiles), g);
   Value inGroup = im.rem(linear, g * nTiles);
   if (mTiles % g == 0)
@@ -211,6 +217,13 @@ struct ConvertLinalgToTensorCoresPass
           << " is out of range; expected 1 (blocks row by row) or more";
       return signalPassFailure();
     }
+    if (sms < 1 || sms > 1024) {
+      getOperation().emitError()
+          << "mpt-linalg-to-tensor-cores: sms=" << int64_t(sms)
+          << " is out of range; expected the GPU's streaming multiprocessors, "
+             "1 to 1024 (132 on an H100/H200 SXM)";
+      return signalPassFailure();
+    }
     // wgmma and TMA are sm_90a features (the "a" in the name).
     bool hopper = *sm == 90 && StringRef(chip).ends_with("a");
     for (linalg::LinalgOp op : candidates) {
@@ -224,9 +237,15 @@ struct ConvertLinalgToTensorCoresPass
       std::optional<FusedEpilogue> epilogue = findFusedEpilogue(op, info->c);
       std::string whyNotWgmma;
       std::optional<WgmmaTiles> hopperTiles;
-      if (hopper)
-        hopperTiles = chooseWgmmaTiles(*info, blockTile, stages, warpSpecialize,
-                                       whyNotWgmma);
+      if (hopper) {
+        WgmmaOptions wgmma;
+        wgmma.blockTile = blockTile;
+        wgmma.stages = stages;
+        wgmma.specialized = warpSpecialize || persistent;
+        wgmma.persistent = persistent;
+        wgmma.sms = sms;
+        hopperTiles = chooseWgmmaTiles(*info, wgmma, whyNotWgmma);
+      }
       std::optional<Tiles> tiles;
       if (!hopperTiles) {
         tiles = chooseTiles(*info, *sm, reason);
@@ -278,6 +297,14 @@ struct ConvertLinalgToTensorCoresPass
            << " bytes of shared memory";
         if (t.specialized)
           os << ", warp-specialized (a producer warpgroup issues the copies)";
+        if (t.persistentBlocks) {
+          int64_t tiles =
+              order.mTiles * order.nTiles * std::max<int64_t>(info->batch, 1);
+          os << ", persistent (" << t.persistentBlocks
+             << (t.persistentBlocks > 1 ? " blocks" : " block") << " over "
+             << tiles << (tiles > 1 ? " tiles" : " tile")
+             << ", epilogue from registers)";
+        }
       } else {
         const Tiles &t = *tiles;
         order = blockOrder(*info, t);
@@ -324,11 +351,11 @@ struct ConvertLinalgToTensorCoresPass
     std::optional<MatmulInfo> info = operands(op, ignored);
     bool tiled = info && simtMatmulApplies(*info);
     op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): " << why
-                    << (tiled ? "; " + describeSimtMatmul(*info) : "");
+                    << (tiled ? "; " + describeSimtMatmul(*info, sms) : "");
     if (!tiled)
       return;
     OpBuilder b(op);
-    buildSimtMatmulKernel(b, op.getLoc(), *info);
+    buildSimtMatmulKernel(b, op.getLoc(), *info, sms);
     op->erase();
   }
 

@@ -24,6 +24,13 @@
 // store function (coalesced): the fused epilogue (rounding to f16/bf16 and
 // the elementwise ops after it), or an addition to C.
 //
+// Warp-specialized: one more warpgroup, whose thread issues every copy once
+// the consumers have released the stage (a second mbarrier per stage).
+// Persistent (warp-specialized too): at most `sms` blocks, each looping over
+// tiles of C; the K tiles are counted over all of a block's tiles, so the
+// producer fills the next tile's stages during the epilogue, which stores
+// straight from the accumulator registers (pairs of columns).
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorCoreKernels.h"
@@ -41,8 +48,6 @@ using namespace mlir;
 namespace mpt::tc {
 
 namespace {
-/// SMs of an H100 / H200 (SXM): the block count a tile choice aims to fill.
-constexpr int64_t kHopperSMs = 132;
 /// The most dynamic shared memory a block can opt into on sm_90.
 constexpr int64_t kMaxSharedBytes = 227 * 1024;
 /// The swizzled tiles must start at a multiple of the 1024-byte swizzle
@@ -62,14 +67,15 @@ int64_t epilogueBytes(int64_t bm, int64_t bn) {
 } // namespace
 
 int64_t WgmmaTiles::sharedBytes() const {
-  return std::max(stages * stageBytes(bm, bn), epilogueBytes(bm, bn)) +
-         kSwizzleAlign;
+  // The persistent kernel's epilogue stores from registers.
+  int64_t epilogue = persistentBlocks ? 0 : epilogueBytes(bm, bn);
+  return std::max(stages * stageBytes(bm, bn), epilogue) + kSwizzleAlign;
 }
 
 std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
-                                           StringRef blockTile, int64_t stages,
-                                           bool specialized,
+                                           const WgmmaOptions &options,
                                            std::string &reason) {
+  StringRef blockTile = options.blockTile;
   auto fail = [&](const Twine &why) -> std::optional<WgmmaTiles> {
     reason = why.str();
     return std::nullopt;
@@ -88,7 +94,7 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                 " is not a multiple of 64 in a batch_matmul (its K tiles "
                 "would read the next batch)");
   WgmmaTiles t;
-  t.specialized = specialized;
+  t.specialized = options.specialized || options.persistent;
   if (!blockTile.empty()) {
     SmallVector<int64_t> s = *parseSizes(blockTile, 3);
     if (s[2] != kWgmmaBlockK || s[0] % 64 || s[0] > 256 || s[1] % 64 ||
@@ -103,11 +109,11 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     // (N first) while the grid would leave SMs idle.
     t.bm = 128;
     t.bn = 256;
-    auto blocks = [&] {
+    auto blocks = [&]() -> int64_t {
       return llvm::divideCeil(info.m, t.bm) * llvm::divideCeil(info.n, t.bn) *
              std::max<int64_t>(info.batch, 1);
     };
-    while (blocks() < kHopperSMs && (t.bn > 64 || t.bm > 64)) {
+    while (blocks() < options.sms && (t.bn > 64 || t.bm > 64)) {
       if (t.bn > 64)
         t.bn /= 2;
       else
@@ -115,13 +121,25 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     }
   }
   int64_t kTiles = llvm::divideCeil(info.k, kWgmmaBlockK);
-  if (stages > 0) {
-    t.stages = stages;
+  int64_t tiles = llvm::divideCeil(info.m, t.bm) *
+                  llvm::divideCeil(info.n, t.bn) *
+                  std::max<int64_t>(info.batch, 1);
+  if (options.persistent)
+    t.persistentBlocks = std::min(tiles, options.sms);
+  if (options.stages > 0) {
+    t.stages = options.stages;
   } else {
-    t.stages = std::min(kMaxStages, kTiles);
+    // A persistent kernel's stages run on into the next tile's K tiles.
+    t.stages = options.persistent ? kMaxStages : std::min(kMaxStages, kTiles);
     while (t.stages > 1 && WgmmaTiles(t).sharedBytes() > kMaxSharedBytes)
       --t.stages;
   }
+  // One stage that a later K tile reuses deadlocks: its refill would wait
+  // for the products that wait for it.
+  if (t.stages < 2 && (options.persistent || kTiles > 1))
+    return fail("stages=1 leaves the wgmma pipeline no stage to load into "
+                "while the products read the other (at least 2 where a stage "
+                "is reused)");
   if (t.sharedBytes() > kMaxSharedBytes)
     return fail("the tiles " + Twine(t.bm) + "x" + Twine(t.bn) + "x64 with " +
                 Twine(t.stages) + " stages need " + Twine(t.sharedBytes()) +
@@ -141,6 +159,10 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t kTiles = llvm::divideCeil(info.k, bk);
   const int64_t threads = t.threads();
   const int64_t consumers = t.warpgroups();
+  const bool persistent = t.persistentBlocks > 0;
+  BlockOrder order = BlockOrder::of(info, t.bm, t.bn, groupM);
+  const int64_t tilesPerBatch = order.mTiles * order.nTiles;
+  const int64_t tiles = tilesPerBatch * std::max<int64_t>(info.batch, 1);
 
   // Host: TMA descriptors of A and B, batches stacked into rows (a tile never
   // straddles two batches: M and K are multiples of the box).
@@ -178,26 +200,60 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
 
   Value smemSize = arith::ConstantIntOp::create(outer, loc, outer.getI32Type(),
                                                 t.sharedBytes());
+  // One block per tile, or (persistent) one per SM, each looping over tiles.
   auto launch =
-      gpu::LaunchOp::create(outer, loc, hm.c(llvm::divideCeil(info.n, t.bn)),
-                            hm.c(llvm::divideCeil(info.m, t.bm)),
-                            hm.c(std::max<int64_t>(info.batch, 1)),
-                            hm.c(threads), hm.c(1), hm.c(1), smemSize);
+      persistent
+          ? gpu::LaunchOp::create(outer, loc, hm.c(t.persistentBlocks), hm.c(1),
+                                  hm.c(1), hm.c(threads), hm.c(1), hm.c(1),
+                                  smemSize)
+          : gpu::LaunchOp::create(outer, loc, hm.c(order.nTiles),
+                                  hm.c(order.mTiles),
+                                  hm.c(std::max<int64_t>(info.batch, 1)),
+                                  hm.c(threads), hm.c(1), hm.c(1), smemSize);
   OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
   IndexMath im{b, loc};
   Value tx = launch.getThreadIds().x;
-  Value batch = info.batch ? launch.getBlockIds().z : Value();
-  BlockOrder order = BlockOrder::of(info, t.bm, t.bn, groupM);
-  auto [mTile, nTile] =
-      order.tileOf(im, launch.getBlockIds().x, launch.getBlockIds().y);
-  Value mBase = im.mul(mTile, t.bm);
-  Value nBase = im.mul(nTile, t.bn);
   Value warpgroup = im.div(tx, 128);
   auto fromPointer = [&](Value ptr, Type type) {
     return UnrealizedConversionCastOp::create(b, loc, type, ptr).getResult(0);
   };
   Value mapA = fromPointer(ptrA, hostA.getType());
   Value mapB = fromPointer(ptrB, hostB.getType());
+
+  // A tile of C: its batch (null without one) and the origin of its rows and
+  // columns.
+  struct Tile {
+    Value batch, mBase, nBase;
+  };
+  auto tileAt = [&](IndexMath &tm, Value mTile, Value nTile, Value batch) {
+    return Tile{batch, tm.mul(mTile, t.bm), tm.mul(nTile, t.bn)};
+  };
+  // Calls `body` for each tile of this block with the tile's index among
+  // the block's tiles (0, 1, ...): the block's own tile, or, persistent,
+  // tiles blockIdx.x, blockIdx.x + gridDim.x, ... in the block order.
+  auto forEachTile = [&](OpBuilder &fb,
+                         function_ref<void(OpBuilder &, Value, Tile)> body) {
+    IndexMath fm{fb, loc};
+    if (!persistent) {
+      auto [mTile, nTile] =
+          order.tileOf(fm, launch.getBlockIds().x, launch.getBlockIds().y);
+      body(fb, fm.c(0),
+           tileAt(fm, mTile, nTile,
+                  info.batch ? launch.getBlockIds().z : Value()));
+      return;
+    }
+    Value first = launch.getBlockIds().x;
+    auto loop = scf::ForOp::create(fb, loc, first, fm.c(tiles),
+                                   fm.c(t.persistentBlocks));
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    IndexMath lm{lb, loc};
+    Value linear = loop.getInductionVar();
+    Value index = lm.div(lm.sub(linear, first), t.persistentBlocks);
+    Value batch = info.batch ? lm.div(linear, tilesPerBatch) : Value();
+    auto [mTile, nTile] = order.tileOfLinear(
+        lm, info.batch ? lm.rem(linear, tilesPerBatch) : linear);
+    body(lb, index, tileAt(lm, mTile, nTile, batch));
+  };
 
   // Views of the dynamic shared memory from a 1024-byte aligned base.
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
@@ -235,24 +291,31 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     OpBuilder tb = op.getThenBodyBuilder();
     then(tb);
   };
-  // The copies of K tile `kt` into stage `stage`.
-  auto loadTile = [&](OpBuilder &lb, Value kt, Value stage) {
+  // The copies of K tile `kt` of `tile` into stage `stage`.
+  auto loadTile = [&](OpBuilder &lb, const Tile &tile, Value kt, Value stage) {
     IndexMath lm{lb, loc};
     nvgpu::MBarrierArriveExpectTxOp::create(
         lb, loc, barriers, lm.c(aBytes + bBytes), stage, Value());
     Value k0 = lm.mul(kt, bk);
-    Value aRow = batch ? lm.add(lm.mul(batch, info.m), mBase) : mBase;
+    Value aRow = tile.batch ? lm.add(lm.mul(tile.batch, info.m), tile.mBase)
+                            : tile.mBase;
     nvgpu::TmaAsyncLoadOp::create(
         lb, loc, view(lb, lm.mul(stage, aBytes), aBox.getShape(), el), barriers,
         mapA, ValueRange{k0, aRow}, stage, Value(), Value());
-    Value bRow = batch ? lm.add(lm.mul(batch, info.k), k0) : k0;
+    Value bRow = tile.batch ? lm.add(lm.mul(tile.batch, info.k), k0) : k0;
     for (int64_t box = 0; box < t.bn / 64; ++box)
       nvgpu::TmaAsyncLoadOp::create(
           lb, loc,
           view(lb, lm.add(lm.mul(stage, bBytes), bRegion + box * boxBytes),
                bBox.getShape(), el),
-          barriers, mapB, ValueRange{lm.add(nBase, box * 64), bRow}, stage,
+          barriers, mapB, ValueRange{lm.add(tile.nBase, box * 64), bRow}, stage,
           Value(), Value());
+  };
+  // The K tiles of a block run through the stages in order, on from one
+  // tile of C to the next: K tile `kt` of the block's tile number `index`
+  // is the block's K tile number index * kTiles + kt.
+  auto sequence = [&](IndexMath &sm, Value index, Value kt) {
+    return sm.add(sm.mul(index, kTiles), kt);
   };
   int64_t prologue = std::min(t.stages, kTiles);
   ifLeader(b, leader, [&](OpBuilder &ib) {
@@ -271,10 +334,12 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // Every thread sees the initialized barriers before it waits on them.
   gpu::BarrierOp::create(b, loc);
   if (!t.specialized)
-    ifLeader(b, leader, [&](OpBuilder &ib) {
-      IndexMath lm{ib, loc};
-      for (int64_t s = 0; s < prologue; ++s)
-        loadTile(ib, lm.c(s), lm.c(s));
+    forEachTile(b, [&](OpBuilder &fb, Value, Tile tile) {
+      ifLeader(fb, leader, [&](OpBuilder &ib) {
+        IndexMath lm{ib, loc};
+        for (int64_t s = 0; s < prologue; ++s)
+          loadTile(ib, tile, lm.c(s), lm.c(s));
+      });
     });
 
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
@@ -283,15 +348,17 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       MemRefType::get({64, bk}, el, MemRefLayoutAttrInterface(), shared);
   auto bTileType =
       MemRefType::get({bk, t.bn}, el, MemRefLayoutAttrInterface(), shared);
+  // Stages are released (warp specialization) when a later K tile uses
+  // them: by the tile of C that follows, in a persistent kernel.
+  const bool releases = t.specialized && (persistent || t.stages < kTiles);
   // With warp specialization the consumer warpgroups run the products and
   // the last warpgroup (the producer) the copies; the consumers alone run the
   // epilogue.
   scf::IfOp roles;
-  Value isConsumer;
   OpBuilder outerBody = b;
   if (t.specialized) {
-    isConsumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                       warpgroup, im.c(consumers));
+    Value isConsumer = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             warpgroup, im.c(consumers));
     roles = scf::IfOp::create(b, loc, TypeRange{}, isConsumer,
                               /*withElseRegion=*/true);
     // Registers move from the producer to the consumers (as CUTLASS's
@@ -309,27 +376,30 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     Value issuer = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::eq, tx,
                                          IndexMath{pb, loc}.c(128 * consumers));
     ifLeader(pb, issuer, [&](OpBuilder &ib) {
-      IndexMath lm{ib, loc};
-      auto produce =
-          scf::ForOp::create(ib, loc, lm.c(0), lm.c(kTiles), lm.c(1));
-      OpBuilder fb = OpBuilder::atBlockBegin(produce.getBody());
-      IndexMath fm{fb, loc};
-      Value kt = produce.getInductionVar();
-      Value stage = fm.rem(kt, t.stages);
-      Value reuse = arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::uge,
-                                          kt, fm.c(t.stages));
-      ifLeader(fb, reuse, [&](OpBuilder &wb) {
-        IndexMath wm{wb, loc};
-        // Release number kt / stages - 1 of this stage, one more for the
-        // last stage (released once before any tile used it): that is
-        // (kt + 1) / stages - 1.
-        Value parity = arith::CmpIOp::create(
-            wb, loc, arith::CmpIPredicate::ne,
-            wm.rem(wm.add(wm.div(wm.add(kt, 1), t.stages), 1), 2), wm.c(0));
-        nvgpu::MBarrierTryWaitParityOp::create(wb, loc, empty, parity,
-                                               wm.c(10000000), stage);
+      forEachTile(ib, [&](OpBuilder &tb, Value index, Tile tile) {
+        IndexMath tm{tb, loc};
+        auto produce =
+            scf::ForOp::create(tb, loc, tm.c(0), tm.c(kTiles), tm.c(1));
+        OpBuilder fb = OpBuilder::atBlockBegin(produce.getBody());
+        IndexMath fm{fb, loc};
+        Value kt = produce.getInductionVar();
+        Value g = sequence(fm, index, kt);
+        Value stage = fm.rem(g, t.stages);
+        Value reuse = arith::CmpIOp::create(fb, loc, arith::CmpIPredicate::uge,
+                                            g, fm.c(t.stages));
+        ifLeader(fb, reuse, [&](OpBuilder &wb) {
+          IndexMath wm{wb, loc};
+          // Release number g / stages - 1 of this stage, one more for the
+          // last stage (released once before any K tile used it): that is
+          // (g + 1) / stages - 1.
+          Value parity = arith::CmpIOp::create(
+              wb, loc, arith::CmpIPredicate::ne,
+              wm.rem(wm.add(wm.div(wm.add(g, 1), t.stages), 1), 2), wm.c(0));
+          nvgpu::MBarrierTryWaitParityOp::create(wb, loc, empty, parity,
+                                                 wm.c(10000000), stage);
+        });
+        loadTile(fb, tile, kt, stage);
       });
-      loadTile(fb, kt, stage);
     });
     b.setInsertionPointToStart(&roles.getThenRegion().front());
     if (moveRegisters)
@@ -338,73 +408,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
           NVVM::SetMaxRegisterActionAttr::get(
               ctx, NVVM::SetMaxRegisterAction::increase));
   }
-  Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
-  auto loop = scf::ForOp::create(b, loc, im.c(0), im.c(kTiles), im.c(1),
-                                 ValueRange{zero});
-  {
-    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-    IndexMath lm{lb, loc};
-    Value kt = loop.getInductionVar();
-    Value stage = lm.rem(kt, t.stages);
-    Value parity =
-        arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ne,
-                              lm.rem(lm.div(kt, t.stages), 2), lm.c(0));
-    nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barriers, parity,
-                                           lm.c(10000000), stage);
-    // This warpgroup's 64 rows of A, and B.
-    Value aSlice =
-        view(lb, lm.add(lm.mul(stage, aBytes), lm.mul(warpgroup, 64 * bk * 2)),
-             aSliceType.getShape(), el);
-    Value bTile = view(lb, lm.add(lm.mul(stage, bBytes), bRegion),
-                       bTileType.getShape(), el);
-    Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aSliceType),
-        aSlice, mapA);
-    Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
-        bTile, mapB);
-    // waitGroup 1: the products of this tile stay in flight, those of the
-    // previous one are done.
-    Value acc = nvgpu::WarpgroupMmaOp::create(
-        lb, loc, accType, descA, descB, lb.getI64IntegerAttr(1), UnitAttr(),
-        lb.getUnitAttr(), loop.getRegionIterArgs()[0]);
-    if (t.specialized && t.stages < kTiles) {
-      // The products of tile kt - 1 are done: one thread per consumer
-      // warpgroup releases its stage to the producer. At kt = 0 that is a
-      // release of the last stage that no tile used, which the producer
-      // counts in: a condition on kt here would have LLVM peel the first
-      // iteration, and the zero accumulators then materialize after the
-      // first wgmma.fence (ptxas C7519: an injected warpgroup.arrive).
-      Value release = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
-                                            lm.rem(tx, 128), lm.c(0));
-      ifLeader(lb, release, [&](OpBuilder &ib) {
-        IndexMath rm{ib, loc};
-        nvgpu::MBarrierArriveOp::create(
-            ib, loc, nvgpu::MBarrierTokenType::get(ctx), empty,
-            rm.rem(rm.add(kt, t.stages - 1), t.stages));
-      });
-    } else if (t.stages < kTiles) {
-      // Every warpgroup is done with the stage of tile kt - 1: refill it
-      // with tile kt - 1 + stages.
-      gpu::BarrierOp::create(lb, loc);
-      Value previous = lm.add(kt, t.stages - 1);
-      Value refill = arith::AndIOp::create(
-          lb, loc,
-          arith::AndIOp::create(lb, loc, leader,
-                                arith::CmpIOp::create(lb, loc,
-                                                      arith::CmpIPredicate::uge,
-                                                      kt, lm.c(1))),
-          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, previous,
-                                lm.c(kTiles)));
-      ifLeader(lb, refill, [&](OpBuilder &ib) {
-        IndexMath rm{ib, loc};
-        loadTile(ib, previous, rm.rem(rm.add(kt, t.stages - 1), t.stages));
-      });
-    }
-    scf::YieldOp::create(lb, loc, acc);
-  }
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-  Value result = loop.getResult(0);
+
   // The epilogue's threads and their barrier: with warp specialization the
   // consumers alone (named barrier 1; the producer has left), otherwise the
   // block.
@@ -421,26 +425,141 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     NVVM::BarrierOp::create(sb, loc, TypeRange{}, i32(1), i32(epilogueThreads),
                             {}, Value());
   };
-  // The stages are free: stage the accumulators in shared memory. The store
-  // places warp w's rows at 16 w (w counted over the block, not the
-  // warpgroup), so every warpgroup stores through the same 64-row view of
-  // the block's tile and lands on its own rows.
-  sync(b);
-  int64_t stride = t.bn + kStagePad;
-  Value staging = view(b, im.c(0), {t.bm, stride}, f32);
-  Value rows = memref::SubViewOp::create(
-      b, loc, staging, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{64, t.bn},
-      ArrayRef<int64_t>{1, 1});
-  nvgpu::WarpgroupMmaStoreOp::create(b, loc, result, rows);
-  sync(b);
-
-  // Rows of four floats to global memory; with partial tiles only what
-  // lies in C (N is a multiple of 8, so a row of four is all in or all out).
+  // Partial tiles: the stores stay inside C (N is a multiple of 8, so a row
+  // of four or a pair is all in or all out).
   std::optional<std::pair<int64_t, int64_t>> bounds;
   if (info.m % t.bm || info.n % t.bn)
     bounds = std::make_pair(info.m, info.n);
-  storeStagedRows(b, loc, staging, t.bm, t.bn, tx, epilogueThreads, batch,
-                  mBase, nBase, bounds, store);
+
+  forEachTile(b, [&](OpBuilder &cb, Value index, Tile tile) {
+    IndexMath cm{cb, loc};
+    Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(cb, loc, accType);
+    auto loop = scf::ForOp::create(cb, loc, cm.c(0), cm.c(kTiles), cm.c(1),
+                                   ValueRange{zero});
+    {
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      IndexMath lm{lb, loc};
+      Value kt = loop.getInductionVar();
+      Value g = sequence(lm, index, kt);
+      Value stage = lm.rem(g, t.stages);
+      Value parity =
+          arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ne,
+                                lm.rem(lm.div(g, t.stages), 2), lm.c(0));
+      nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barriers, parity,
+                                             lm.c(10000000), stage);
+      // This warpgroup's 64 rows of A, and B.
+      Value aSlice = view(
+          lb, lm.add(lm.mul(stage, aBytes), lm.mul(warpgroup, 64 * bk * 2)),
+          aSliceType.getShape(), el);
+      Value bTile = view(lb, lm.add(lm.mul(stage, bBytes), bRegion),
+                         bTileType.getShape(), el);
+      Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aSliceType),
+          aSlice, mapA);
+      Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+          lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
+          bTile, mapB);
+      // waitGroup 1: the products of this tile stay in flight, those of the
+      // previous one are done.
+      Value acc = nvgpu::WarpgroupMmaOp::create(
+          lb, loc, accType, descA, descB, lb.getI64IntegerAttr(1), UnitAttr(),
+          lb.getUnitAttr(), loop.getRegionIterArgs()[0]);
+      if (releases) {
+        // The products of K tile g - 1 are done: one thread per consumer
+        // warpgroup releases its stage to the producer. At g = 0 that is a
+        // release of the last stage that no K tile used, which the producer
+        // counts in: a condition on g here would have LLVM peel the first
+        // iteration, and the zero accumulators then materialize after the
+        // first wgmma.fence (ptxas C7519: an injected warpgroup.arrive). At
+        // kt = 0 of a later tile of C, g - 1 is the previous tile's last K
+        // tile, done before its epilogue.
+        Value release = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
+                                              lm.rem(tx, 128), lm.c(0));
+        ifLeader(lb, release, [&](OpBuilder &ib) {
+          IndexMath rm{ib, loc};
+          nvgpu::MBarrierArriveOp::create(
+              ib, loc, nvgpu::MBarrierTokenType::get(ctx), empty,
+              rm.rem(rm.add(g, t.stages - 1), t.stages));
+        });
+      } else if (!t.specialized && t.stages < kTiles) {
+        // Every warpgroup is done with the stage of tile kt - 1: refill it
+        // with tile kt - 1 + stages.
+        gpu::BarrierOp::create(lb, loc);
+        Value previous = lm.add(kt, t.stages - 1);
+        Value refill = arith::AndIOp::create(
+            lb, loc,
+            arith::AndIOp::create(
+                lb, loc, leader,
+                arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::uge, kt,
+                                      lm.c(1))),
+            arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult, previous,
+                                  lm.c(kTiles)));
+        ifLeader(lb, refill, [&](OpBuilder &ib) {
+          IndexMath rm{ib, loc};
+          loadTile(ib, tile, previous,
+                   rm.rem(rm.add(kt, t.stages - 1), t.stages));
+        });
+      }
+      scf::YieldOp::create(lb, loc, acc);
+    }
+    NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, cb.getI64IntegerAttr(0));
+    Value result = loop.getResult(0);
+    Value rowBase = cm.add(tile.mBase, cm.mul(warpgroup, 64));
+
+    if (persistent) {
+      // Straight from the registers (the stages stay the producer's): in
+      // the m64nNk16 layout, register r of thread l of warp w of the
+      // warpgroup is row 16 w + l / 4 + 8 ((r / 2) % 2), column
+      // 8 (r / 4) + 2 (l % 4) + r % 2; pairs r, r + 1 are adjacent columns.
+      // The accumulator is what the NVVM lowering makes of it, a struct of
+      // one struct of bn / 2 floats; the casts cancel there.
+      auto fragment = LLVM::LLVMStructType::getLiteral(
+          ctx, SmallVector<Type>(t.bn / 2, f32));
+      Value regs =
+          UnrealizedConversionCastOp::create(
+              cb, loc, LLVM::LLVMStructType::getLiteral(ctx, fragment), result)
+              .getResult(0);
+      Value lane = cm.rem(tx, 32), warp = cm.rem(cm.div(tx, 32), 4);
+      Value row0 = cm.add(cm.add(rowBase, cm.mul(warp, 16)), cm.div(lane, 4));
+      Value col0 = cm.add(tile.nBase, cm.mul(cm.rem(lane, 4), 2));
+      auto pairType = VectorType::get({2}, f32);
+      for (int64_t r = 0; r < t.bn / 2; r += 2) {
+        Value pair = vector::FromElementsOp::create(
+            cb, loc, pairType,
+            ValueRange{LLVM::ExtractValueOp::create(cb, loc, regs,
+                                                    ArrayRef<int64_t>{0, r}),
+                       LLVM::ExtractValueOp::create(
+                           cb, loc, regs, ArrayRef<int64_t>{0, r + 1})});
+        Value row = cm.add(row0, 8 * ((r / 2) % 2));
+        Value col = cm.add(col0, 8 * (r / 4));
+        if (!bounds) {
+          store(cb, pair, tile.batch, row, col);
+          continue;
+        }
+        auto guard = scf::IfOp::create(
+            cb, loc, cm.inside(row, bounds->first, col, bounds->second),
+            /*withElseRegion=*/false);
+        OpBuilder gb = guard.getThenBodyBuilder();
+        store(gb, pair, tile.batch, row, col);
+      }
+      return;
+    }
+    // The stages are free: stage the accumulators in shared memory. The
+    // store places warp w's rows at 16 w (w counted over the block, not the
+    // warpgroup), so every warpgroup stores through the same 64-row view of
+    // the block's tile and lands on its own rows.
+    sync(cb);
+    int64_t stride = t.bn + kStagePad;
+    Value staging = view(cb, cm.c(0), {t.bm, stride}, f32);
+    Value rows = memref::SubViewOp::create(
+        cb, loc, staging, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{64, t.bn},
+        ArrayRef<int64_t>{1, 1});
+    nvgpu::WarpgroupMmaStoreOp::create(cb, loc, result, rows);
+    sync(cb);
+    // Rows of four floats to global memory.
+    storeStagedRows(cb, loc, staging, t.bm, t.bn, tx, epilogueThreads,
+                    tile.batch, tile.mBase, tile.nBase, bounds, store);
+  });
   if (t.specialized)
     b = outerBody; // after the roles' scf.if
   gpu::TerminatorOp::create(b, loc);

@@ -28,15 +28,7 @@ static constexpr const char *kToLLVM =
 
 void mpt::buildEmulateGPUPipeline(OpPassManager &pm,
                                   const EmulateGPUOptions &options) {
-  LowerToNVVMOptions kernels;
-  kernels.chip = options.chip;
-  kernels.blockTile = options.blockTile;
-  kernels.warpTile = options.warpTile;
-  kernels.tf32 = options.tf32;
-  kernels.stages = options.stages;
-  kernels.warpSpecialize = options.warpSpecialize;
-  kernels.groupM = options.groupM;
-  buildGPUKernelsPipeline(pm, kernels);
+  buildGPUKernelsPipeline(pm, options);
   pm.addPass(createGPUEmulation());
   std::string error;
   llvm::raw_string_ostream os(error);

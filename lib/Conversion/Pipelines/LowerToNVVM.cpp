@@ -70,8 +70,9 @@ static void parseInto(OpPassManager &pm, StringRef pipeline) {
     llvm::report_fatal_error(llvm::Twine("mpt-lower-to-nvvm: ") + error);
 }
 
+template <typename Derived>
 void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
-                                  const LowerToNVVMOptions &options) {
+                                  const GPUKernelOptions<Derived> &options) {
   pm.addPass(createConvertMPTToLinalg());
   parseInto(pm, kFuse);
   // Low-precision convolutions become im2col and a matmul (Tensor Cores),
@@ -90,7 +91,9 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.stages = options.stages;
   tc.tf32 = options.tf32;
   tc.warpSpecialize = options.warpSpecialize;
+  tc.persistent = options.persistent;
   tc.groupM = options.groupM;
+  tc.sms = options.sms;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
@@ -101,6 +104,13 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUHostMemory());
   parseInto(pm, "lower-affine,gpu-kernel-outlining");
 }
+
+template void
+mpt::buildGPUKernelsPipeline(OpPassManager &,
+                             const GPUKernelOptions<LowerToNVVMOptions> &);
+template void
+mpt::buildGPUKernelsPipeline(OpPassManager &,
+                             const GPUKernelOptions<EmulateGPUOptions> &);
 
 void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
                                    const LowerToNVVMOptions &options) {

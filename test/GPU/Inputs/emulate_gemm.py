@@ -1,8 +1,10 @@
 """GEMMs for the GPU emulator tests (test/GPU/emulate-gemm.test).
 
-  emulate_gemm.py gen DIR TYPE M N K [--batch B] [--bias-relu]
+  emulate_gemm.py gen DIR TYPE M N K [--batch B] [--bias-relu | --accumulate]
       writes DIR/p.mlir (mpt.matmul / mpt.batch_matmul acc(f32), optionally
-      followed by a bias add and a relu) and its inputs DIR/{a,b,bias}.npy
+      followed by a bias add and a relu; with --accumulate, linalg.matmul /
+      linalg.batch_matmul adding the product to an f32 input C) and its
+      inputs DIR/{a,b,bias,c}.npy
   emulate_gemm.py check DIR
       compares DIR/result_0.npy with a float64 numpy reference and prints
       "ok" or the error
@@ -12,7 +14,8 @@ nearest even; tf32 operands rounded like cvt.rna), multiplies in float64 and
 rounds like the program (the f16/bf16 product, then bias and relu in f32
 rounded once). Tolerance: relative error in the 2-norm, 2^-10 for f16
 results, 2^-7 for bf16, 2^-9 for f32 results of tf32 operands, 1e-6 for
-exact f32 (the kernels' f32 sums differ from float64 in order only).
+exact f32 and for the f32 C + A B of --accumulate (the kernels' f32 sums
+differ from float64 in order only).
 """
 import json
 import os
@@ -20,7 +23,8 @@ import sys
 
 import numpy as np
 
-TOLERANCE = {"f16": 2.0**-10, "bf16": 2.0**-7, "tf32": 2.0**-9, "f32": 1e-6}
+TOLERANCE = {"f16": 2.0**-10, "bf16": 2.0**-7, "tf32": 2.0**-9, "f32": 1e-6,
+             "accumulate": 1e-6}
 
 
 def round_bf16(x):
@@ -44,7 +48,7 @@ def as_stored(x, dtype):
     return x.astype(np.float32).astype(np.float64)
 
 
-def gen(d, dtype, m, n, k, batch, bias_relu):
+def gen(d, dtype, m, n, k, batch, bias_relu, accumulate):
     os.makedirs(d, exist_ok=True)
     rng = np.random.default_rng(m * 7 + n * 5 + k * 3 + batch)
     elem = "f32" if dtype in ("f32", "tf32") else dtype
@@ -55,6 +59,8 @@ def gen(d, dtype, m, n, k, batch, bias_relu):
     npy = np.float16 if elem == "f16" else np.float32
     for name, v in (("a", a), ("b", b), ("bias", bias)):
         np.save(os.path.join(d, name + ".npy"), v.astype(npy))
+    np.save(os.path.join(d, "c.npy"),
+            rng.standard_normal(lead + [m, n]).astype(np.float32))
 
     def t(shape):
         return "tensor<%sx%s>" % ("x".join(map(str, shape)), elem)
@@ -69,11 +75,18 @@ def gen(d, dtype, m, n, k, batch, bias_relu):
         body += ("  %%s = mpt.add %%r, %%bias : (%s, %s) -> %s\n"
                  "  %%y = mpt.relu %%s : %s\n" % (tc, t([n]), tc, tc))
     result = "%y" if bias_relu else "%r"
+    if accumulate:
+        tc = "tensor<%sxf32>" % "x".join(map(str, lead + [m, n]))
+        args += ", %%c: %s" % tc
+        op = "linalg.batch_matmul" if batch else "linalg.matmul"
+        body = ("  %%r = %s ins(%%a, %%b : %s, %s) outs(%%c : %s) -> %s\n"
+                % (op, ta, tb, tc, tc))
     with open(os.path.join(d, "p.mlir"), "w") as f:
         f.write("func.func @gemm(%s) -> %s {\n%s  func.return %s : %s\n}\n"
                 % (args, tc, body, result, tc))
     with open(os.path.join(d, "config.json"), "w") as f:
-        json.dump({"dtype": dtype, "bias_relu": bias_relu}, f)
+        json.dump({"dtype": dtype, "bias_relu": bias_relu,
+                   "accumulate": accumulate}, f)
 
 
 def check(d):
@@ -86,6 +99,10 @@ def check(d):
     if dtype == "tf32":
         a, b = (round_tf32(x).astype(np.float64) for x in (a, b))
     ref = as_stored(a @ b, elem)
+    tol = TOLERANCE[dtype]
+    if config.get("accumulate"):
+        ref = np.load(os.path.join(d, "c.npy")).astype(np.float64) + a @ b
+        tol = TOLERANCE["accumulate"]
     if config["bias_relu"]:
         bias = as_stored(np.load(os.path.join(d, "bias.npy")), elem)
         ref = np.maximum(as_stored(ref + bias, elem), 0)
@@ -98,7 +115,6 @@ def check(d):
         print("%s: %d non-finite elements" % (name, (~np.isfinite(out)).sum()))
         return
     err = np.linalg.norm(out - ref) / np.linalg.norm(ref)
-    tol = TOLERANCE[dtype]
     print("%s: %s (relative error %.2e, tolerance %.2e)"
           % (name, "ok" if err <= tol else "WRONG", err, tol))
 
@@ -112,8 +128,9 @@ if __name__ == "__main__":
             batch = int(rest[i + 1])
             del rest[i:i + 2]
         bias_relu = "--bias-relu" in rest
-        rest = [r for r in rest if r != "--bias-relu"]
+        accumulate = "--accumulate" in rest
+        rest = [r for r in rest if r not in ("--bias-relu", "--accumulate")]
         d, dtype, m, n, k = rest[0], rest[1], *map(int, rest[2:5])
-        gen(d, dtype, m, n, k, batch, bias_relu)
+        gen(d, dtype, m, n, k, batch, bias_relu, accumulate)
     else:
         check(sys.argv[2])
