@@ -50,7 +50,7 @@ MPT_GEMMS(DECLARE)
 namespace {
 
 enum Type { F16, BF16, TF32 }; // TF32: f32 operands, tf32=1
-enum Variant { KERNEL, MMA, WS, ROWS, OP };
+enum Variant { KERNEL, MMA, WS, PERS, ROWS, T192, OP };
 using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));
 
 struct Gemm {

@@ -13,11 +13,14 @@ calls the mgpu* runtime. Two variants per shape and type:
   op      mpt.matmul acc(f32) on tensors, f16/bf16 result: the whole op as
           mpt lowers it (zero fill, the kernel into an f32 buffer, rounding).
 
-and, for sm_90a, `mma` (the `kernel` function built for sm_90: mma.sync)
-and `ws` (the `kernel` function with warp-specialize=1: a producer
-warpgroup for the TMA copies), side by side with `kernel`; at 4096^3 and
-8192^3 also `rows` (the `kernel` function with group-m=1: blocks row by
-row, not in groups of 8 rows of tiles), to measure the block order.
+and, for sm_90a, `mma` (the `kernel` function built for sm_90: mma.sync),
+`ws` (the `kernel` function with warp-specialize=1: a producer warpgroup
+for the TMA copies) and `pers` (persistent=1: one block per SM, each
+looping over tiles, the epilogue from registers), side by side with
+`kernel`; at 4096^3 and 8192^3 also `rows` (the `kernel` function with
+group-m=1: blocks row by row, not in groups of 8 rows of tiles), to
+measure the block order, and `t192` (block-tile=192x256x64: three consumer
+warpgroups, a third less L2 traffic per flop than 128 x 256).
 
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
 steps: fp32, fp32 with tf32 matmuls, and mixed precision.
@@ -47,8 +50,8 @@ SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (1024, 4096, 4096),
           (4104, 4104, 4104)]
 TYPES = ["f16", "bf16"]
 SMALL_SHAPES = [(128, 256, 64), (100, 100, 100)]
-# Shapes with the `rows` variant (blocks row by row); 128 x 256 x 64 (2 x 2
-# tiles of 64 x 128) for --small.
+# Shapes with the `rows` and `t192` variants (blocks row by row, 192 x 256
+# tiles); 128 x 256 x 64 (2 x 2 tiles of 64 x 128) for --small.
 ROWS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (128, 256, 64)]
 
 # Training steps, fp32 (mpt-build-train-step) and mixed (mpt-amp-pipeline,
@@ -232,11 +235,16 @@ def main():
         variants.insert(1, ("mma", kernel_module, "sm_90", ""))
         variants.insert(2, ("ws", kernel_module, "sm_90a",
                             " warp-specialize=1"))
-        variants.insert(3, ("rows", kernel_module, "sm_90a", " group-m=1"))
+        variants.insert(3, ("pers", kernel_module, "sm_90a",
+                            " persistent=1"))
+        variants.insert(4, ("rows", kernel_module, "sm_90a", " group-m=1"))
+        variants.insert(5, ("t192", kernel_module, "sm_90a",
+                            " block-tile=192x256x64"))
     for t in TYPES:
         for m, n, k in (SMALL_SHAPES if args.small else SHAPES):
             for variant, make, chip, options in variants:
-                if variant == "rows" and (m, n, k) not in ROWS_SHAPES:
+                if (variant in ("rows", "t192")
+                        and (m, n, k) not in ROWS_SHAPES):
                     continue
                 name = f"gemm_{variant}_{t}_{m}x{n}x{k}"
                 remarks = compile_module(args, make(name, t, m, n, k), name,
