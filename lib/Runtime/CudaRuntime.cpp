@@ -114,14 +114,49 @@ MPT_RUNTIME_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                        smem, stream, params, extra));
 }
 
+namespace {
+/// Streams that host code destroyed, for the next mgpuStreamCreate: every
+/// call of a lowered function creates and destroys one (gpu-async-region),
+/// which costs microseconds per call on the driver. Work still queued on a
+/// returned stream only orders what the next user enqueues after it.
+struct StreamPool {
+  std::mutex mutex;
+  std::vector<CUstream> free;
+};
+StreamPool &streamPool() {
+  static StreamPool *pool = new StreamPool; // outlives static destructors
+  return *pool;
+}
+} // namespace
+
 MPT_RUNTIME_EXPORT CUstream mgpuStreamCreate() {
+  {
+    StreamPool &pool = streamPool();
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    if (!pool.free.empty()) {
+      CUstream stream = pool.free.back();
+      pool.free.pop_back();
+      return stream;
+    }
+  }
   ScopedContext context;
   CUstream stream = nullptr;
   CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   return stream;
 }
 
+/// Keeps the stream for the next mgpuStreamCreate (at most 64 are kept).
 MPT_RUNTIME_EXPORT void mgpuStreamDestroy(CUstream stream) {
+  if (!stream)
+    return;
+  {
+    StreamPool &pool = streamPool();
+    std::lock_guard<std::mutex> lock(pool.mutex);
+    if (pool.free.size() < 64) {
+      pool.free.push_back(stream);
+      return;
+    }
+  }
   CHECK(cuStreamDestroy(stream));
 }
 

@@ -1,0 +1,246 @@
+//===- CudaRuntimeTest.cpp - the mgpu* runtime over a fake CUDA driver ----===//
+//
+// lib/Runtime/CudaRuntime.cpp compiled into this test together with a fake
+// CUDA driver (the cu* functions it calls, defined below), so that what the
+// runtime decides on the host can be checked without a GPU: streams reused
+// across calls, tensor maps encoded once per buffer and box, large dynamic
+// shared memory opted into before a launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+extern "C" {
+CUstream mgpuStreamCreate();
+void mgpuStreamDestroy(CUstream stream);
+void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, CUstream stream,
+                      void **params, void **extra, size_t paramsCount);
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims);
+}
+
+namespace {
+/// What the fake driver was asked to do.
+struct Calls {
+  int streamsCreated = 0, streamsDestroyed = 0;
+  int launches = 0, sharedOptIns = 0, lastSharedOptIn = 0, lastLaunchShared = 0;
+  int mapsEncoded = 0;
+  std::vector<cuuint32_t> lastBox;
+} calls;
+} // namespace
+
+// The fake driver: the functions CudaRuntime.cpp calls (cuda.h maps the
+// versioned names, e.g. cuStreamDestroy to cuStreamDestroy_v2).
+extern "C" {
+CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
+CUresult cuGetErrorName(CUresult, const char **name) {
+  *name = "CUDA_ERROR_FAKE";
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute, CUdevice) {
+  *value = 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  *context = reinterpret_cast<CUcontext>(0x1);
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxPushCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult cuCtxPopCurrent(CUcontext *) { return CUDA_SUCCESS; }
+CUresult cuStreamCreate(CUstream *stream, unsigned int) {
+  ++calls.streamsCreated;
+  *stream = reinterpret_cast<CUstream>(
+      static_cast<uintptr_t>(0x1000 + calls.streamsCreated));
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamDestroy(CUstream) {
+  ++calls.streamsDestroyed;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned int) {
+  return CUDA_SUCCESS;
+}
+CUresult cuEventCreate(CUevent *event, unsigned int) {
+  *event = nullptr;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute attribute,
+                            int value) {
+  if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    ++calls.sharedOptIns;
+    calls.lastSharedOptIn = value;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(CUfunction, unsigned int, unsigned int, unsigned int,
+                        unsigned int, unsigned int, unsigned int,
+                        unsigned int shared, CUstream, void **, void **) {
+  ++calls.launches;
+  calls.lastLaunchShared = static_cast<int>(shared);
+  return CUDA_SUCCESS;
+}
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType,
+                                cuuint32_t rank, void *, const cuuint64_t *,
+                                const cuuint64_t *, const cuuint32_t *box,
+                                const cuuint32_t *, CUtensorMapInterleave,
+                                CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                CUtensorMapFloatOOBfill) {
+  ++calls.mapsEncoded;
+  calls.lastBox.assign(box, box + rank);
+  std::memset(map, 0, sizeof(*map));
+  return CUDA_SUCCESS;
+}
+// Device memory is host memory here.
+CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
+  *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemAllocManaged(CUdeviceptr *ptr, size_t bytes, unsigned int) {
+  return cuMemAlloc(ptr, bytes);
+}
+CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream) {
+  return cuMemAlloc(ptr, bytes);
+}
+CUresult cuMemFree(CUdeviceptr ptr) {
+  std::free(reinterpret_cast<void *>(ptr));
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream) { return cuMemFree(ptr); }
+CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                       CUstream) {
+  std::memcpy(reinterpret_cast<void *>(dst),
+              reinterpret_cast<const void *>(src), bytes);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuMemHostRegister(void *, size_t, unsigned int) {
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostUnregister(void *) { return CUDA_SUCCESS; }
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice) {
+  *pool = nullptr;
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute, void *) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuModuleLoadData(CUmodule *module, const void *) {
+  *module = nullptr;
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *, unsigned int,
+                            CUjit_option *, void **) {
+  *module = nullptr;
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *) {
+  *function = nullptr;
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+} // extern "C"
+
+namespace {
+
+TEST(CudaRuntime, StreamsAreReusedAcrossCalls) {
+  // What every call of a lowered function does: create, use, destroy.
+  CUstream first = mgpuStreamCreate();
+  int created = calls.streamsCreated;
+  mgpuStreamDestroy(first);
+  CUstream again = mgpuStreamCreate();
+  EXPECT_EQ(again, first);
+  EXPECT_EQ(calls.streamsCreated, created);
+  // Streams alive at once are distinct.
+  CUstream other = mgpuStreamCreate();
+  EXPECT_NE(other, again);
+  EXPECT_EQ(calls.streamsCreated, created + 1);
+  mgpuStreamDestroy(again);
+  mgpuStreamDestroy(other);
+  // At most 64 are kept; the rest go back to the driver.
+  std::vector<CUstream> many;
+  for (int i = 0; i < 70; ++i)
+    many.push_back(mgpuStreamCreate());
+  int destroyed = calls.streamsDestroyed;
+  for (CUstream s : many)
+    mgpuStreamDestroy(s);
+  EXPECT_EQ(calls.streamsDestroyed, destroyed + 6);
+}
+
+TEST(CudaRuntime, TensorMapsAreEncodedOncePerBufferAndBox) {
+  // A 256 x 128 f16 memref (CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6).
+  std::vector<uint16_t> data(256 * 128);
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes[2], strides[2];
+  } memref{data.data(), data.data(), 0, {256, 128}, {128, 1}};
+  int64_t box[2] = {64, 64};
+  int encoded = calls.mapsEncoded;
+  void *map = mgpuTensorMapEncodeTiledMemref(2, &memref, 6, 0, 3, 2, 0, box);
+  ASSERT_NE(map, nullptr);
+  EXPECT_EQ(calls.mapsEncoded, encoded + 1);
+  // Innermost first.
+  EXPECT_EQ(calls.lastBox, (std::vector<cuuint32_t>{64, 64}));
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &memref, 6, 0, 3, 2, 0, box),
+            map);
+  EXPECT_EQ(calls.mapsEncoded, encoded + 1);
+  // Another box, or another buffer, is another map.
+  int64_t tall[2] = {128, 64};
+  void *tallMap =
+      mgpuTensorMapEncodeTiledMemref(2, &memref, 6, 0, 3, 2, 0, tall);
+  EXPECT_NE(tallMap, map);
+  EXPECT_EQ(calls.lastBox, (std::vector<cuuint32_t>{64, 128}));
+  memref.offset = 64 * 128;
+  EXPECT_NE(mgpuTensorMapEncodeTiledMemref(2, &memref, 6, 0, 3, 2, 0, box),
+            map);
+  EXPECT_EQ(calls.mapsEncoded, encoded + 3);
+  // A rank or type out of range is refused before the driver is asked.
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(6, &memref, 6, 0, 3, 2, 0, box),
+            nullptr);
+  EXPECT_EQ(mgpuTensorMapEncodeTiledMemref(2, &memref, 99, 0, 3, 2, 0, box),
+            nullptr);
+  EXPECT_EQ(calls.mapsEncoded, encoded + 3);
+}
+
+TEST(CudaRuntime, LargeSharedMemoryIsOptedIntoBeforeTheLaunch) {
+  int optIns = calls.sharedOptIns, launches = calls.launches;
+  mgpuLaunchKernel(nullptr, 132, 1, 1, 384, 1, 1, 197632, nullptr, nullptr,
+                   nullptr, 0);
+  EXPECT_EQ(calls.sharedOptIns, optIns + 1);
+  EXPECT_EQ(calls.lastSharedOptIn, 197632);
+  EXPECT_EQ(calls.lastLaunchShared, 197632);
+  // 48 KiB and less need no opt-in.
+  mgpuLaunchKernel(nullptr, 1, 1, 1, 256, 1, 1, 48 * 1024, nullptr, nullptr,
+                   nullptr, 0);
+  EXPECT_EQ(calls.sharedOptIns, optIns + 1);
+  EXPECT_EQ(calls.launches, launches + 2);
+}
+
+} // namespace
