@@ -4,15 +4,17 @@
 // cubins, built where MLIR is); manifest.h lists them. For each function:
 //
 //  - correctness: fresh random A and B (uniform in [-1, 1], rounded to
-//    f16/bf16), the output poisoned with NaN first (and zeroed for the
-//    `kernel`, `mma`, `ws` and `rows` variants, which accumulate into C;
-//    `mma` is the mma.sync kernel built for sm_90, `kernel` the sm_90a one:
-//    wgmma + TMA where the shape allows it, `ws` the same warp-specialized,
-//    `rows` the same with its blocks row by row (group-m=1)), then
-//    compared on 4096
-//    random output elements with a float64 CPU reference computed from the
-//    rounded inputs: ||out - ref|| / ||ref||, tolerance 1e-4 for the f32
-//    output of the `kernel` variant (fp32 accumulation), 2^-10 (f16) and
+//    f16/bf16), the output poisoned with NaN first (and zeroed for every
+//    variant but `op`, which accumulate into C; `mma` is the mma.sync
+//    kernel built for sm_90, `kernel` the sm_90a one: wgmma + TMA where the
+//    shape allows it, `ws` the same warp-specialized, `pers` persistent
+//    (persistent=1), `ping` persistent ping-pong (pingpong=1, 128 x 128
+//    tiles), `ping256` the same with 64 x 256 tiles, `rows` the same as
+//    `kernel` with its blocks row by row (group-m=1), `t192` with 192 x 256
+//    block tiles), then compared on 4096 random output elements with a
+//    float64 CPU reference computed from the rounded inputs:
+//    ||out - ref|| / ||ref||, tolerance 1e-4 for the f32 output of the
+//    accumulating variants (fp32 accumulation), 2^-10 (f16) and
 //    2^-7 (bf16) for the rounded output of the `op` variant, 2^-9 for f32
 //    operands rounded to tf32 (2^-11 each) by the tf32 kernels;
 //  - speed: median time of many calls measured with CUDA events, next to
@@ -50,7 +52,7 @@ MPT_GEMMS(DECLARE)
 namespace {
 
 enum Type { F16, BF16, TF32 }; // TF32: f32 operands, tf32=1
-enum Variant { KERNEL, MMA, WS, PERS, ROWS, T192, OP };
+enum Variant { KERNEL, MMA, WS, PERS, PING, PING256, ROWS, T192, OP };
 using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));
 
 struct Gemm {

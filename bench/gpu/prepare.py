@@ -15,12 +15,14 @@ calls the mgpu* runtime. Two variants per shape and type:
 
 and, for sm_90a, `mma` (the `kernel` function built for sm_90: mma.sync),
 `ws` (the `kernel` function with warp-specialize=1: a producer warpgroup
-for the TMA copies) and `pers` (persistent=1: one block per SM, each
-looping over tiles, the epilogue from registers), side by side with
-`kernel`; at 4096^3 and 8192^3 also `rows` (the `kernel` function with
-group-m=1: blocks row by row, not in groups of 8 rows of tiles), to
-measure the block order, and `t192` (block-tile=192x256x64: three consumer
-warpgroups, a third less L2 traffic per flop than 128 x 256).
+for the TMA copies), `pers` (persistent=1: one block per SM, each looping
+over tiles, the epilogue from registers) and `ping` (pingpong=1: the same
+with two consumers on alternate tiles of 128 x 128), side by side with
+`kernel`; at 4096^3 and 8192^3 also `ping256` (ping-pong with tiles of
+64 x 256), `rows` (the `kernel` function with group-m=1: blocks row by
+row, not in groups of 8 rows of tiles), to measure the block order, and
+`t192` (block-tile=192x256x64: three consumer warpgroups, a fifth less L2
+traffic per flop than 128 x 256).
 
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
 steps: fp32, fp32 with tf32 matmuls, and mixed precision.
@@ -50,8 +52,9 @@ SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (1024, 4096, 4096),
           (4104, 4104, 4104)]
 TYPES = ["f16", "bf16"]
 SMALL_SHAPES = [(128, 256, 64), (100, 100, 100)]
-# Shapes with the `rows` and `t192` variants (blocks row by row, 192 x 256
-# tiles); 128 x 256 x 64 (2 x 2 tiles of 64 x 128) for --small.
+# Shapes with the `rows`, `t192` and `ping256` variants (blocks row by row,
+# 192 x 256 tiles, ping-pong on 64 x 256 tiles); 128 x 256 x 64 (2 x 2 tiles
+# of 64 x 128) for --small.
 ROWS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (128, 256, 64)]
 
 # Training steps, fp32 (mpt-build-train-step) and mixed (mpt-amp-pipeline,
@@ -237,13 +240,16 @@ def main():
                             " warp-specialize=1"))
         variants.insert(3, ("pers", kernel_module, "sm_90a",
                             " persistent=1"))
-        variants.insert(4, ("rows", kernel_module, "sm_90a", " group-m=1"))
-        variants.insert(5, ("t192", kernel_module, "sm_90a",
+        variants.insert(4, ("ping", kernel_module, "sm_90a", " pingpong=1"))
+        variants.insert(5, ("ping256", kernel_module, "sm_90a",
+                            " pingpong=1 block-tile=64x256x64"))
+        variants.insert(6, ("rows", kernel_module, "sm_90a", " group-m=1"))
+        variants.insert(7, ("t192", kernel_module, "sm_90a",
                             " block-tile=192x256x64"))
     for t in TYPES:
         for m, n, k in (SMALL_SHAPES if args.small else SHAPES):
             for variant, make, chip, options in variants:
-                if (variant in ("rows", "t192")
+                if (variant in ("rows", "t192", "ping256")
                         and (m, n, k) not in ROWS_SHAPES):
                     continue
                 name = f"gemm_{variant}_{t}_{m}x{n}x{k}"

@@ -36,6 +36,16 @@
 // PERSISTENT: remark: matmul 256x512x512 on Tensor Cores: {{.*}}, warp-specialized (a producer warpgroup issues the copies), persistent (4 blocks over 4 tiles, epilogue from registers), fused rounding to f16
 // PERSISTENT: remark: matmul 128x256x4096 on Tensor Cores: {{.*}}, persistent (1 block over 1 tile, epilogue from registers)
 // PERSISTENT: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, persistent (132 blocks over 2048 tiles, epilogue from registers), blocks in groups of 8 rows of tiles
+// pingpong=1: the two consumers on alternate tiles of 128 x 128 (an
+// accumulator of two m64n128 halves, 128 floats per thread), turn
+// barriers between them; ptxas as above.
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a pingpong=1" -o %t/ping.mlir 2>&1 | FileCheck %s --check-prefix=PINGPONG
+// RUN: %extract_kernels %t/ping.mlir %t/ping > /dev/null && cat %t/ping/*.ptx | FileCheck %s --check-prefix=PINGPONG-PTX
+// RUN: %if cuda-toolkit %{ for ptx in %t/ping/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
+// PINGPONG: remark: matmul 8192x8192x512 on Tensor Cores: wgmma m64n128k16 {{.*}}, block 128x128x64, 2 warpgroups of 128x128 on alternate tiles, 6-stage mbarrier pipeline, 197632 bytes of shared memory, {{.*}}, persistent (132 blocks over 4096 tiles, epilogue from registers, ping-pong)
+// PINGPONG-PTX: .maxntid 384, 1, 1
+// PINGPONG-PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
+// PINGPONG-PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // PERSISTENT-PTX: .maxntid 384, 1, 1
 // PERSISTENT-PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
 // PERSISTENT-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16

@@ -70,7 +70,14 @@ def ConvertLinalgToTensorCores
       loads of a tile's first stages overlap the previous tile's epilogue,
       and the consumers store their accumulators straight from registers
       (pairs of columns, no shared staging) so that the stages stay free for
-      the producer; the stages are not capped by K's tile count.
+      the producer; the stages are not capped by K's tile count. With
+      `pingpong=1` (which implies `persistent=1`) the two consumer
+      warpgroups take alternate tiles of the block, each computing a whole
+      tile (default 128 x 128: two m64n128k16 per 16 of K, 128
+      accumulators per thread; `block-tile` at most 64x256 or 128x128) from
+      stages of that tile alone (up to 6); the ring orders them, so that one
+      consumer's products run while the other stores its tile (CUTLASS's
+      ping-pong schedule).
 
     Block order: the GPU starts blocks in the order of their linear id, so
     the kernels map that id to tiles of C in groups of `group-m` rows of
@@ -137,6 +144,10 @@ def ConvertLinalgToTensorCores
            "wgmma kernels (sm_90a) as persistent warp-specialized kernels: at "
            "most `sms` blocks, each computing tile after tile while its "
            "producer already loads the next tile's stages">,
+    Option<"pingpong", "pingpong", "bool", /*default=*/"false",
+           "Persistent wgmma kernels (sm_90a) whose two consumer warpgroups "
+           "take alternate tiles, one's products running while the other "
+           "stores (implies persistent)">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
            "Blocks of the Tensor Core kernels in groups of this many rows of "
            "tiles, for L2 reuse (1: row by row)">,

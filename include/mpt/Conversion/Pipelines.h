@@ -54,6 +54,11 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("wgmma kernels (sm_90a) as persistent warp-specialized "
                      "kernels: at most `sms` blocks, each loops over tiles"),
       llvm::cl::init(false)};
+  Opt<bool> pingpong{
+      *this, "pingpong",
+      llvm::cl::desc("Persistent wgmma kernels (sm_90a) whose two consumer "
+                     "warpgroups take alternate tiles (implies persistent)"),
+      llvm::cl::init(false)};
   Opt<int64_t> groupM{
       *this, "group-m",
       llvm::cl::desc("Tensor Core kernels take their tiles in groups of this "

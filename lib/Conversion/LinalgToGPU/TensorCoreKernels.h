@@ -165,8 +165,14 @@ struct WgmmaTiles {
   /// Persistent: at most this many blocks, each looping over tiles (and
   /// specialized); 0: one block per tile.
   int64_t persistentBlocks = 0;
-  /// Consumer warpgroups: one per 64 rows.
-  int64_t warpgroups() const { return bm / 64; }
+  /// Ping-pong (persistent too): two consumer warpgroups take alternate
+  /// tiles, each the whole `bm` x `bn` tile; otherwise they share each tile,
+  /// 64 rows each.
+  bool pingpong = false;
+  /// Consumer warpgroups.
+  int64_t warpgroups() const { return pingpong ? 2 : bm / 64; }
+  /// The rows of a tile that one consumer warpgroup computes.
+  int64_t consumerRows() const { return pingpong ? bm : 64; }
   int64_t threads() const { return 128 * (warpgroups() + specialized); }
   /// Dynamic shared memory of the kernel, in bytes.
   int64_t sharedBytes() const;
@@ -178,6 +184,7 @@ struct WgmmaOptions {
   int64_t stages = 0;        // pipeline depth, 0 to choose
   bool specialized = false;  // warp-specialize
   bool persistent = false;   // persistent (implies specialized)
+  bool pingpong = false;     // ping-pong (implies persistent)
   int64_t sms = 132;         // SMs the grid aims to fill
 };
 

@@ -241,8 +241,9 @@ struct ConvertLinalgToTensorCoresPass
         WgmmaOptions wgmma;
         wgmma.blockTile = blockTile;
         wgmma.stages = stages;
-        wgmma.specialized = warpSpecialize || persistent;
-        wgmma.persistent = persistent;
+        wgmma.specialized = warpSpecialize || persistent || pingpong;
+        wgmma.persistent = persistent || pingpong;
+        wgmma.pingpong = pingpong;
         wgmma.sms = sms;
         hopperTiles = chooseWgmmaTiles(*info, wgmma, whyNotWgmma);
       }
@@ -292,7 +293,8 @@ struct ConvertLinalgToTensorCoresPass
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
            << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
-           << " of 64x" << t.bn << ", " << t.stages
+           << " of " << t.consumerRows() << "x" << t.bn
+           << (t.pingpong ? " on alternate tiles" : "") << ", " << t.stages
            << "-stage mbarrier pipeline, " << t.sharedBytes()
            << " bytes of shared memory";
         if (t.specialized)
@@ -303,7 +305,8 @@ struct ConvertLinalgToTensorCoresPass
           os << ", persistent (" << t.persistentBlocks
              << (t.persistentBlocks > 1 ? " blocks" : " block") << " over "
              << tiles << (tiles > 1 ? " tiles" : " tile")
-             << ", epilogue from registers)";
+             << ", epilogue from registers" << (t.pingpong ? ", ping-pong" : "")
+             << ")";
         }
       } else {
         const Tiles &t = *tiles;

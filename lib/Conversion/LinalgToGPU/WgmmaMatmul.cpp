@@ -30,6 +30,11 @@
 // tiles of C; the K tiles are counted over all of a block's tiles, so the
 // producer fills the next tile's stages during the epilogue, which stores
 // straight from the accumulator registers (pairs of columns).
+// Ping-pong (persistent too): the two consumer warpgroups take alternate
+// tiles of the block, each a whole BM x BN tile (BM / 64 wgmmas per 16 of K),
+// in turns (an mbarrier each): one starts a tile once the other has passed
+// the waits of the tile before, so one consumer's products run while the
+// other stores its tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +62,7 @@ constexpr int64_t kSwizzleAlign = 1024;
 /// Row padding of the f32 staging tile of the epilogue, in floats.
 constexpr int64_t kStagePad = 4;
 constexpr int64_t kMaxStages = 4;
+constexpr int64_t kMaxPingpongStages = 6;
 
 int64_t stageBytes(int64_t bm, int64_t bn) {
   return (bm + bn) * kWgmmaBlockK * 2;
@@ -94,7 +100,9 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                 " is not a multiple of 64 in a batch_matmul (its K tiles "
                 "would read the next batch)");
   WgmmaTiles t;
-  t.specialized = options.specialized || options.persistent;
+  bool persistent = options.persistent || options.pingpong;
+  t.specialized = options.specialized || persistent;
+  t.pingpong = options.pingpong;
   if (!blockTile.empty()) {
     SmallVector<int64_t> s = *parseSizes(blockTile, 3);
     if (s[2] != kWgmmaBlockK || s[0] % 64 || s[0] > 256 || s[1] % 64 ||
@@ -104,16 +112,23 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                   "(one warpgroup per 64 rows, one wgmma per 16 of K)");
     t.bm = s[0];
     t.bn = s[1];
+    if (t.pingpong && t.bm * t.bn > 128 * 128)
+      return fail("block-tile=" + blockTile +
+                  " holds more than 128 accumulators per thread of the one "
+                  "warpgroup that computes a ping-pong tile (BM x BN at most "
+                  "64x256 or 128x128)");
   } else {
-    // Two warpgroups of 64 x 256 (128 accumulators per thread), halved
-    // (N first) while the grid would leave SMs idle.
+    // Two warpgroups of 64 x 256 (128 accumulators per thread), or with
+    // ping-pong one of 128 x 128 per tile, halved (N first) while the grid
+    // would leave SMs (ping-pong: consumers) idle.
     t.bm = 128;
-    t.bn = 256;
+    t.bn = t.pingpong ? 128 : 256;
     auto blocks = [&]() -> int64_t {
       return llvm::divideCeil(info.m, t.bm) * llvm::divideCeil(info.n, t.bn) *
              std::max<int64_t>(info.batch, 1);
     };
-    while (blocks() < options.sms && (t.bn > 64 || t.bm > 64)) {
+    int64_t fill = t.pingpong ? 2 * options.sms : options.sms;
+    while (blocks() < fill && (t.bn > 64 || t.bm > 64)) {
       if (t.bn > 64)
         t.bn /= 2;
       else
@@ -124,19 +139,23 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
   int64_t tiles = llvm::divideCeil(info.m, t.bm) *
                   llvm::divideCeil(info.n, t.bn) *
                   std::max<int64_t>(info.batch, 1);
-  if (options.persistent)
+  if (persistent)
     t.persistentBlocks = std::min(tiles, options.sms);
   if (options.stages > 0) {
     t.stages = options.stages;
   } else {
-    // A persistent kernel's stages run on into the next tile's K tiles.
-    t.stages = options.persistent ? kMaxStages : std::min(kMaxStages, kTiles);
+    // A persistent kernel's stages run on into the next tile's K tiles;
+    // ping-pong's stages are half as large (one consumer's tile) and carry
+    // the handover from one consumer to the other.
+    t.stages = t.pingpong   ? kMaxPingpongStages
+               : persistent ? kMaxStages
+                            : std::min(kMaxStages, kTiles);
     while (t.stages > 1 && WgmmaTiles(t).sharedBytes() > kMaxSharedBytes)
       --t.stages;
   }
   // One stage that a later K tile reuses deadlocks: its refill would wait
   // for the products that wait for it.
-  if (t.stages < 2 && (options.persistent || kTiles > 1))
+  if (t.stages < 2 && (persistent || kTiles > 1))
     return fail("stages=1 leaves the wgmma pipeline no stage to load into "
                 "while the products read the other (at least 2 where a stage "
                 "is reused)");
@@ -230,9 +249,12 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   };
   // Calls `body` for each tile of this block with the tile's index among
   // the block's tiles (0, 1, ...): the block's own tile, or, persistent,
-  // tiles blockIdx.x, blockIdx.x + gridDim.x, ... in the block order.
+  // tiles blockIdx.x, blockIdx.x + gridDim.x, ... in the block order. With
+  // `consumer` (ping-pong), only every other one of those, from the
+  // consumer's (0 or 1).
   auto forEachTile = [&](OpBuilder &fb,
-                         function_ref<void(OpBuilder &, Value, Tile)> body) {
+                         function_ref<void(OpBuilder &, Value, Tile)> body,
+                         Value consumer = Value()) {
     IndexMath fm{fb, loc};
     if (!persistent) {
       auto [mTile, nTile] =
@@ -243,8 +265,11 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       return;
     }
     Value first = launch.getBlockIds().x;
-    auto loop = scf::ForOp::create(fb, loc, first, fm.c(tiles),
-                                   fm.c(t.persistentBlocks));
+    Value start =
+        consumer ? fm.add(first, fm.mul(consumer, t.persistentBlocks)) : first;
+    auto loop = scf::ForOp::create(
+        fb, loc, start, fm.c(tiles),
+        fm.c(consumer ? 2 * t.persistentBlocks : t.persistentBlocks));
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
     IndexMath lm{lb, loc};
     Value linear = loop.getInductionVar();
@@ -277,11 +302,28 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // One mbarrier per stage, armed by the thread that issues the copies with
   // the bytes of a stage; with warp specialization, a second one per stage
   // that the consumer warpgroups arrive on when they are done with it.
+  // Ping-pong: one consumer reads a stage, and a release that must not
+  // happen (before a tile's first K tile) goes to one more barrier, which
+  // nobody waits on.
   auto barrierType = nvgpu::MBarrierGroupType::get(ctx, shared, t.stages);
   Value barriers = nvgpu::MBarrierCreateOp::create(b, loc, barrierType);
+  const int64_t emptyCount = t.stages + (t.pingpong ? 1 : 0);
+  // Ping-pong: consumer c may start a tile once the other consumer has
+  // passed every wait of the tile before (its `turn` barrier): a consumer
+  // skips the other's K tiles, and without the order it could wait on a
+  // stage's mbarrier two phases ahead, which a parity cannot tell from the
+  // phase before.
+  Value turns = t.pingpong
+                    ? nvgpu::MBarrierCreateOp::create(
+                          b, loc, nvgpu::MBarrierGroupType::get(ctx, shared, 2))
+                          .getResult()
+                    : Value();
+  const int64_t releasers = t.pingpong ? 1 : consumers;
   Value empty =
       t.specialized
-          ? nvgpu::MBarrierCreateOp::create(b, loc, barrierType).getResult()
+          ? nvgpu::MBarrierCreateOp::create(
+                b, loc, nvgpu::MBarrierGroupType::get(ctx, shared, emptyCount))
+                .getResult()
           : Value();
   Value leader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tx, im.c(0));
@@ -320,13 +362,14 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   int64_t prologue = std::min(t.stages, kTiles);
   ifLeader(b, leader, [&](OpBuilder &ib) {
     IndexMath lm{ib, loc};
-    for (int64_t s = 0; s < t.stages; ++s) {
+    for (int64_t s = 0; s < t.stages; ++s)
       nvgpu::MBarrierInitOp::create(ib, loc, barriers, lm.c(1), lm.c(s),
                                     Value());
-      if (empty)
-        nvgpu::MBarrierInitOp::create(ib, loc, empty, lm.c(consumers), lm.c(s),
-                                      Value());
-    }
+    for (int64_t s = 0; empty && s < emptyCount; ++s)
+      nvgpu::MBarrierInitOp::create(ib, loc, empty, lm.c(releasers), lm.c(s),
+                                    Value());
+    for (int64_t c = 0; turns && c < 2; ++c)
+      nvgpu::MBarrierInitOp::create(ib, loc, turns, lm.c(1), lm.c(c), Value());
     NVVM::FenceMbarrierInitOp::create(ib, loc);
     nvgpu::TmaPrefetchOp::create(ib, loc, mapA, Value());
     nvgpu::TmaPrefetchOp::create(ib, loc, mapB, Value());
@@ -342,10 +385,11 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       });
     });
 
+  const int64_t rows = t.consumerRows();
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
-      ctx, VectorType::get({64, t.bn}, f32));
+      ctx, VectorType::get({rows, t.bn}, f32));
   auto aSliceType =
-      MemRefType::get({64, bk}, el, MemRefLayoutAttrInterface(), shared);
+      MemRefType::get({rows, bk}, el, MemRefLayoutAttrInterface(), shared);
   auto bTileType =
       MemRefType::get({bk, t.bn}, el, MemRefLayoutAttrInterface(), shared);
   // Stages are released (warp specialization) when a later K tile uses
@@ -364,7 +408,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     // Registers move from the producer to the consumers (as CUTLASS's
     // warp-specialized kernels do) when two consumers hold 128 f32
     // accumulators per thread in a block of 384 threads.
-    bool moveRegisters = consumers == 2 && t.bn == 256;
+    bool moveRegisters = consumers == 2 && rows * t.bn == 128 * 128;
     OpBuilder pb = roles.getElseBodyBuilder();
     if (moveRegisters)
       NVVM::SetMaxRegisterOp::create(
@@ -389,12 +433,13 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                             g, fm.c(t.stages));
         ifLeader(fb, reuse, [&](OpBuilder &wb) {
           IndexMath wm{wb, loc};
-          // Release number g / stages - 1 of this stage, one more for the
-          // last stage (released once before any K tile used it): that is
-          // (g + 1) / stages - 1.
-          Value parity = arith::CmpIOp::create(
-              wb, loc, arith::CmpIPredicate::ne,
-              wm.rem(wm.add(wm.div(wm.add(g, 1), t.stages), 1), 2), wm.c(0));
+          // Release number g / stages - 1 of this stage (from 0), one more
+          // for the last stage without ping-pong (released once before any
+          // K tile used it): that is (g + 1) / stages - 1.
+          Value released = wm.div(t.pingpong ? g : wm.add(g, 1), t.stages);
+          Value parity =
+              arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::ne,
+                                    wm.rem(wm.add(released, 1), 2), wm.c(0));
           nvgpu::MBarrierTryWaitParityOp::create(wb, loc, empty, parity,
                                                  wm.c(10000000), stage);
         });
@@ -431,8 +476,21 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   if (info.m % t.bm || info.n % t.bn)
     bounds = std::make_pair(info.m, info.n);
 
-  forEachTile(b, [&](OpBuilder &cb, Value index, Tile tile) {
+  auto consume = [&](OpBuilder &cb, Value index, Tile tile) {
     IndexMath cm{cb, loc};
+    Value leadsWarpgroup = arith::CmpIOp::create(
+        cb, loc, arith::CmpIPredicate::eq, cm.rem(tx, 128), cm.c(0));
+    if (t.pingpong) {
+      // The j-th tile (j = index / 2) of consumer c waits for the other's
+      // tile before it: its arrival number j - 1 + c on turn c, a phase of
+      // parity (j + 1 + c) % 2 (the first tile of consumer 0 waits on the
+      // phase before the first, complete from the start).
+      Value parity = arith::CmpIOp::create(
+          cb, loc, arith::CmpIPredicate::ne,
+          cm.rem(cm.add(cm.add(cm.div(index, 2), 1), warpgroup), 2), cm.c(0));
+      nvgpu::MBarrierTryWaitParityOp::create(cb, loc, turns, parity,
+                                             cm.c(10000000), warpgroup);
+    }
     Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(cb, loc, accType);
     auto loop = scf::ForOp::create(cb, loc, cm.c(0), cm.c(kTiles), cm.c(1),
                                    ValueRange{zero});
@@ -447,10 +505,11 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                 lm.rem(lm.div(g, t.stages), 2), lm.c(0));
       nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barriers, parity,
                                              lm.c(10000000), stage);
-      // This warpgroup's 64 rows of A, and B.
-      Value aSlice = view(
-          lb, lm.add(lm.mul(stage, aBytes), lm.mul(warpgroup, 64 * bk * 2)),
-          aSliceType.getShape(), el);
+      // This warpgroup's 64 rows of A (ping-pong: all of them), and B.
+      Value aOffset = lm.mul(stage, aBytes);
+      if (!t.pingpong)
+        aOffset = lm.add(aOffset, lm.mul(warpgroup, 64 * bk * 2));
+      Value aSlice = view(lb, aOffset, aSliceType.getShape(), el);
       Value bTile = view(lb, lm.add(lm.mul(stage, bBytes), bRegion),
                          bTileType.getShape(), el);
       Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
@@ -464,7 +523,22 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       Value acc = nvgpu::WarpgroupMmaOp::create(
           lb, loc, accType, descA, descB, lb.getI64IntegerAttr(1), UnitAttr(),
           lb.getUnitAttr(), loop.getRegionIterArgs()[0]);
-      if (releases) {
+      Value release = leadsWarpgroup;
+      if (t.pingpong) {
+        // The products of K tile g - 1 are done: its stage goes back to
+        // the producer, unless g - 1 was the other consumer's (kt = 0: the
+        // release goes to the extra barrier; a select, not a branch, for
+        // the reason below).
+        Value first = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
+                                            kt, lm.c(0));
+        Value target =
+            arith::SelectOp::create(lb, loc, first, lm.c(t.stages),
+                                    lm.rem(lm.add(g, t.stages - 1), t.stages));
+        ifLeader(lb, release, [&](OpBuilder &ib) {
+          nvgpu::MBarrierArriveOp::create(
+              ib, loc, nvgpu::MBarrierTokenType::get(ctx), empty, target);
+        });
+      } else if (releases) {
         // The products of K tile g - 1 are done: one thread per consumer
         // warpgroup releases its stage to the producer. At g = 0 that is a
         // release of the last stage that no K tile used, which the producer
@@ -473,8 +547,6 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         // first wgmma.fence (ptxas C7519: an injected warpgroup.arrive). At
         // kt = 0 of a later tile of C, g - 1 is the previous tile's last K
         // tile, done before its epilogue.
-        Value release = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::eq,
-                                              lm.rem(tx, 128), lm.c(0));
         ifLeader(lb, release, [&](OpBuilder &ib) {
           IndexMath rm{ib, loc};
           nvgpu::MBarrierArriveOp::create(
@@ -502,9 +574,27 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       }
       scf::YieldOp::create(lb, loc, acc);
     }
+    // Every wait of this tile is passed: the other consumer's turn.
+    if (t.pingpong)
+      ifLeader(cb, leadsWarpgroup, [&](OpBuilder &ib) {
+        IndexMath rm{ib, loc};
+        nvgpu::MBarrierArriveOp::create(ib, loc,
+                                        nvgpu::MBarrierTokenType::get(ctx),
+                                        turns, rm.sub(rm.c(1), warpgroup));
+      });
     NVVM::WgmmaWaitGroupSyncOp::create(cb, loc, cb.getI64IntegerAttr(0));
     Value result = loop.getResult(0);
-    Value rowBase = cm.add(tile.mBase, cm.mul(warpgroup, 64));
+    if (t.pingpong) {
+      // The tile's last stage too.
+      ifLeader(cb, leadsWarpgroup, [&](OpBuilder &ib) {
+        IndexMath rm{ib, loc};
+        nvgpu::MBarrierArriveOp::create(
+            ib, loc, nvgpu::MBarrierTokenType::get(ctx), empty,
+            rm.rem(sequence(rm, index, rm.c(kTiles - 1)), t.stages));
+      });
+    }
+    Value rowBase =
+        t.pingpong ? tile.mBase : cm.add(tile.mBase, cm.mul(warpgroup, 64));
 
     if (persistent) {
       // Straight from the registers (the stages stay the producer's): in
@@ -512,36 +602,39 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       // warpgroup is row 16 w + l / 4 + 8 ((r / 2) % 2), column
       // 8 (r / 4) + 2 (l % 4) + r % 2; pairs r, r + 1 are adjacent columns.
       // The accumulator is what the NVVM lowering makes of it, a struct of
-      // one struct of bn / 2 floats; the casts cancel there.
+      // one struct of bn / 2 floats per 64 rows; the casts cancel there.
       auto fragment = LLVM::LLVMStructType::getLiteral(
           ctx, SmallVector<Type>(t.bn / 2, f32));
-      Value regs =
-          UnrealizedConversionCastOp::create(
-              cb, loc, LLVM::LLVMStructType::getLiteral(ctx, fragment), result)
-              .getResult(0);
+      Value regs = UnrealizedConversionCastOp::create(
+                       cb, loc,
+                       LLVM::LLVMStructType::getLiteral(
+                           ctx, SmallVector<Type>(rows / 64, fragment)),
+                       result)
+                       .getResult(0);
       Value lane = cm.rem(tx, 32), warp = cm.rem(cm.div(tx, 32), 4);
       Value row0 = cm.add(cm.add(rowBase, cm.mul(warp, 16)), cm.div(lane, 4));
       Value col0 = cm.add(tile.nBase, cm.mul(cm.rem(lane, 4), 2));
       auto pairType = VectorType::get({2}, f32);
-      for (int64_t r = 0; r < t.bn / 2; r += 2) {
-        Value pair = vector::FromElementsOp::create(
-            cb, loc, pairType,
-            ValueRange{LLVM::ExtractValueOp::create(cb, loc, regs,
-                                                    ArrayRef<int64_t>{0, r}),
-                       LLVM::ExtractValueOp::create(
-                           cb, loc, regs, ArrayRef<int64_t>{0, r + 1})});
-        Value row = cm.add(row0, 8 * ((r / 2) % 2));
-        Value col = cm.add(col0, 8 * (r / 4));
-        if (!bounds) {
-          store(cb, pair, tile.batch, row, col);
-          continue;
+      for (int64_t m = 0; m < rows / 64; ++m)
+        for (int64_t r = 0; r < t.bn / 2; r += 2) {
+          Value pair = vector::FromElementsOp::create(
+              cb, loc, pairType,
+              ValueRange{LLVM::ExtractValueOp::create(cb, loc, regs,
+                                                      ArrayRef<int64_t>{m, r}),
+                         LLVM::ExtractValueOp::create(
+                             cb, loc, regs, ArrayRef<int64_t>{m, r + 1})});
+          Value row = cm.add(row0, 64 * m + 8 * ((r / 2) % 2));
+          Value col = cm.add(col0, 8 * (r / 4));
+          if (!bounds) {
+            store(cb, pair, tile.batch, row, col);
+            continue;
+          }
+          auto guard = scf::IfOp::create(
+              cb, loc, cm.inside(row, bounds->first, col, bounds->second),
+              /*withElseRegion=*/false);
+          OpBuilder gb = guard.getThenBodyBuilder();
+          store(gb, pair, tile.batch, row, col);
         }
-        auto guard = scf::IfOp::create(
-            cb, loc, cm.inside(row, bounds->first, col, bounds->second),
-            /*withElseRegion=*/false);
-        OpBuilder gb = guard.getThenBodyBuilder();
-        store(gb, pair, tile.batch, row, col);
-      }
       return;
     }
     // The stages are free: stage the accumulators in shared memory. The
@@ -551,15 +644,16 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     sync(cb);
     int64_t stride = t.bn + kStagePad;
     Value staging = view(cb, cm.c(0), {t.bm, stride}, f32);
-    Value rows = memref::SubViewOp::create(
+    Value sixtyRows = memref::SubViewOp::create(
         cb, loc, staging, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{64, t.bn},
         ArrayRef<int64_t>{1, 1});
-    nvgpu::WarpgroupMmaStoreOp::create(cb, loc, result, rows);
+    nvgpu::WarpgroupMmaStoreOp::create(cb, loc, result, sixtyRows);
     sync(cb);
     // Rows of four floats to global memory.
     storeStagedRows(cb, loc, staging, t.bm, t.bn, tx, epilogueThreads,
                     tile.batch, tile.mBase, tile.nBase, bounds, store);
-  });
+  };
+  forEachTile(b, consume, t.pingpong ? warpgroup : Value());
   if (t.specialized)
     b = outerBody; // after the roles' scf.if
   gpu::TerminatorOp::create(b, loc);

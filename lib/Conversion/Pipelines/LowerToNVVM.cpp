@@ -92,6 +92,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.tf32 = options.tf32;
   tc.warpSpecialize = options.warpSpecialize;
   tc.persistent = options.persistent;
+  tc.pingpong = options.pingpong;
   tc.groupM = options.groupM;
   tc.sms = options.sms;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
