@@ -84,10 +84,13 @@ STEP_VARIANTS = {
     "fp32": ["--mpt-build-train-step=optimizer=sgd lr=0.01", "-canonicalize"],
     "tf32": ["--mpt-build-train-step=optimizer=sgd lr=0.01", "-canonicalize"],
     "mixed": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
+    "mixed1": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
 }
 # Extra mpt-lower-to-nvvm options: the tf32 step is the fp32 one with its
 # matmuls (and convolutions) on Tensor Cores as tf32.
-LOWERING = {"tf32": " tf32=1"}
+# The mixed1 step is the mixed one with one loop per SIMT kernel (fuse=1, no
+# horizontal fusion), to measure what fusing launches saves.
+LOWERING = {"tf32": " tf32=1", "mixed1": " fuse=1"}
 # f32 GEMMs on Tensor Cores as tf32 (the `kernel` variant only), next to
 # cuBLAS's tf32 mode.
 TF32_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
@@ -135,9 +138,9 @@ def signature(text, name):
     return out
 
 
-def step_declarations(name, sig):
+def step_declarations(name, sig, kernels):
     """C++: the extern declaration of a lowered step and a caller taking one
-    device buffer per argument."""
+    device buffer per argument; `kernels`: its kernel launches per call."""
     params, call = [], []
     for i, (shape, _) in enumerate(sig):
         params += ["void *", "void *", "int64_t"] + ["int64_t"] * (2 * len(shape))
@@ -154,7 +157,7 @@ def step_declarations(name, sig):
                                          ty in ("f32", "f16", "bf16"))
                      for shape, ty in sig)
     table = (f'  {{"{name}", call_{name}, {len(sig)}, '
-             f"(const ArgSpec[]){{{args}}}}},\n")
+             f"(const ArgSpec[]){{{args}}}, {kernels}}},\n")
     return decl + caller, table
 
 
@@ -189,7 +192,10 @@ def compile_step(args, model, variant, workdir, objdir):
     if define.count(",") + 1 != expected:
         sys.exit(f"{name}: the lowered function has {define.count(',') + 1} "
                  f"parameters, the signature parsed from MLIR gives {expected}")
-    return step_declarations(name, sig)
+    # Kernel launches per step (the steps have no loops on the host).
+    kernels = open(os.path.join(workdir, name + ".nvvm.mlir")).read().count(
+        "gpu.launch_func")
+    return step_declarations(name, sig, kernels)
 
 
 def compile_module(args, text, name, workdir, objdir, chip=None, options=""):

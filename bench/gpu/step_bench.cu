@@ -29,6 +29,7 @@ struct StepEntry {
   void (*call)(void **);
   int numArgs;
   const ArgSpec *args;
+  int kernels; // launches per step
 };
 } // namespace
 
@@ -77,27 +78,42 @@ static double stepMs(const StepEntry &s, std::vector<void *> &buffers) {
   return times[times.size() / 2];
 }
 
-/// Prints the fp32 / mixed and tf32 / mixed ratios of `results`.
-static void printRatios(
-    const std::vector<std::pair<std::string, double>> &results) {
+/// A step's time, and its kernel launches.
+struct StepResult {
+  std::string name;
+  double ms;
+  int kernels;
+};
+
+/// Prints the fp32 / mixed and tf32 / mixed ratios of `results`, with the
+/// kernel launches of each step (a step of small kernels is bound by them).
+static void printRatios(const std::vector<StepResult> &results) {
   auto find = [&](const std::string &name) {
-    for (auto &[other, ms] : results)
-      if (other == name)
-        return ms;
-    return -1.0;
+    for (const StepResult &r : results)
+      if (r.name == name)
+        return r;
+    return StepResult{name, -1.0, 0};
   };
-  for (auto &[name, ms] : results) {
+  for (const StepResult &r : results) {
+    const std::string &name = r.name;
+    double ms = r.ms;
     if (name.size() < 5 || name.compare(name.size() - 5, 5, "_fp32"))
       continue;
     std::string model = name.substr(0, name.size() - 5);
-    double tf32 = find(model + "_tf32"), mixed = find(model + "_mixed");
-    if (mixed <= 0)
+    StepResult tf32 = find(model + "_tf32"), mixed = find(model + "_mixed");
+    if (mixed.ms <= 0)
       continue;
-    std::printf("%s: fp32 %.3f ms, mixed %.3f ms, speed-up %.2fx", model.c_str(),
-                ms, mixed, ms / mixed);
-    if (tf32 > 0)
-      std::printf("; fp32 with tf32 matmuls %.3f ms, speed-up %.2fx", tf32,
-                  tf32 / mixed);
+    std::printf("%s: fp32 %.3f ms, mixed %.3f ms, speed-up %.2fx",
+                model.c_str(), ms, mixed.ms, ms / mixed.ms);
+    if (tf32.ms > 0)
+      std::printf("; fp32 with tf32 matmuls %.3f ms, speed-up %.2fx", tf32.ms,
+                  tf32.ms / mixed.ms);
+    std::printf(" (kernels: fp32 %d, mixed %d)", r.kernels, mixed.kernels);
+    StepResult unfused = find(model + "_mixed1");
+    if (unfused.ms > 0)
+      std::printf("; mixed with one loop per kernel %.3f ms (%d kernels), "
+                  "fusion saves %.2fx",
+                  unfused.ms, unfused.kernels, unfused.ms / mixed.ms);
     std::printf("\n");
   }
 }
@@ -113,13 +129,15 @@ int main(int argc, char **argv) {
       std::printf("%s\n", kSteps[e].name);
     return 0;
   }
-  std::vector<std::pair<std::string, double>> results;
+  std::vector<StepResult> results;
   if (only == "--ratios") {
     FILE *f = argc > 2 ? std::fopen(argv[2], "r") : nullptr;
-    char name[256];
+    char line[512], name[256];
     double ms;
-    while (f && std::fscanf(f, "%255s %lf", name, &ms) == 2)
-      results.push_back({name, ms});
+    int kernels;
+    while (f && std::fgets(line, sizeof(line), f))
+      if (std::sscanf(line, "%255s %lf %d", name, &ms, &kernels) == 3)
+        results.push_back({name, ms, kernels});
     if (f)
       std::fclose(f);
     printRatios(results);
@@ -128,7 +146,7 @@ int main(int argc, char **argv) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<float> uniform(-0.05f, 0.05f);
   if (only.empty())
-    std::printf("%-34s %10s\n", "step", "ms/step");
+    std::printf("%-34s %10s %8s\n", "step", "ms/step", "kernels");
   for (int e = 0; e < n; ++e) {
     const StepEntry &s = kSteps[e];
     if (!only.empty() && only != s.name)
@@ -154,9 +172,9 @@ int main(int argc, char **argv) {
       buffers.push_back(d);
     }
     double ms = stepMs(s, buffers);
-    std::printf("%-34s %10.3f\n", s.name, ms);
+    std::printf("%-34s %10.3f %8d\n", s.name, ms, s.kernels);
     std::fflush(stdout);
-    results.push_back({s.name, ms});
+    results.push_back({s.name, ms, s.kernels});
     for (void *d : buffers)
       cudaFree(d);
   }

@@ -7,6 +7,7 @@
 // RUN: mpt-opt %t/group-m.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{group-m=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/sms.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{sms=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/threads.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{threads=2048}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{fuse=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/parts.mlir --pass-pipeline="builtin.module(func.func(mpt-split-reductions{parts=1}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/dynamic.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
 
@@ -48,6 +49,12 @@ func.func @f() {
 
 //--- threads.mlir
 // expected-error @+1 {{mpt-parallel-loops-to-gpu: threads must be in [1, 1024], got 2048}}
+func.func @f() {
+  return
+}
+
+//--- fuse.mlir
+// expected-error @+1 {{mpt-parallel-loops-to-gpu: fuse must be at least 1 (one loop per kernel), got 0}}
 func.func @f() {
   return
 }

@@ -175,10 +175,23 @@ def ParallelLoopsToGPU
     needed, the linear thread id delinearized into the induction variables,
     and a guard for the last block. Loops nested in the body (reductions)
     stay sequential in the thread. Bounds must be constants.
+
+    Horizontal fusion: consecutive loops that are independent (no buffer
+    that one writes and another reads or writes; buffers are told apart by
+    what they are views of, allocations are distinct, function arguments may
+    alias one another) and separated only by ops without memory effects,
+    allocations and deallocations share one kernel, up to `fuse` loops: each
+    loop gets its own range of blocks (a block runs one loop, the block size
+    is that of the largest loop) and runs as it would alone. What a later
+    loop uses from between the loops moves above the kernel. `fuse=1` gives
+    every loop its own kernel.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"256",
-           "Threads per block">
+           "Threads per block">,
+    Option<"fuse", "fuse", "int64_t", /*default=*/"16",
+           "At most this many independent consecutive loops per kernel "
+           "(1: one loop per kernel)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
 }

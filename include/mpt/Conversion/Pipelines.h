@@ -64,6 +64,11 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("Tensor Core kernels take their tiles in groups of this "
                      "many rows of tiles, for L2 reuse (1: row by row)"),
       llvm::cl::init(8)};
+  Opt<int64_t> fuse{
+      *this, "fuse",
+      llvm::cl::desc("SIMT kernels: at most this many independent consecutive "
+                     "loops share one kernel (1: one loop per kernel)"),
+      llvm::cl::init(16)};
   Opt<int64_t> sms{
       *this, "sms",
       llvm::cl::desc("Streaming multiprocessors of the target GPU, which the "

@@ -4,6 +4,14 @@
 // SIMT kernels for the elementwise, reduction and data-movement ops that do
 // not run on Tensor Cores.
 //
+// Consecutive loops that are independent of one another (no buffer that one
+// writes and another reads or writes) share one kernel (horizontal fusion):
+// each loop gets its own range of blocks and runs as it would alone. A
+// training step has many small independent loops (the casts of each weight,
+// the unscaling and inf/NaN check of each gradient, the first stages of
+// independent reductions), and a kernel launch costs microseconds whether it
+// runs 64 threads or 64 thousand.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Conversion/Passes.h"
@@ -11,10 +19,14 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_PARALLELLOOPSTOGPU
@@ -24,6 +36,121 @@ namespace mpt {
 using namespace mlir;
 
 namespace {
+
+/// A top-level loop to convert: its constant bounds and trip counts.
+struct Loop {
+  mutable scf::ParallelOp op; // an op handle: const Loop still edits IR
+  SmallVector<int64_t> lower, step, trips;
+  int64_t total = 1;
+};
+
+/// The buffers a loop reads and writes, by the value they are views of.
+struct Accesses {
+  SmallVector<Value> reads, writes;
+  bool unknown = false; // an op with memory effects that are not known
+};
+
+/// The buffer `v` is a view of (through subviews, casts, reshapes).
+Value rootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    v = view.getViewSource();
+  }
+  return v;
+}
+
+Accesses accessesOf(Operation *loop) {
+  Accesses a;
+  // A kernel (a Tensor Core matmul, outlined already) may read and write
+  // every buffer it is given.
+  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(loop)) {
+    for (Value operand : launch.getKernelOperands())
+      if (isa<BaseMemRefType>(operand.getType())) {
+        a.reads.push_back(rootOf(operand));
+        a.writes.push_back(rootOf(operand));
+      }
+    return a;
+  }
+  loop->walk([&](Operation *op) {
+    // Ops whose effects are their body's (loops, branches) have none of
+    // their own.
+    if (isa<scf::YieldOp, scf::ReduceOp>(op) ||
+        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      a.unknown = true;
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list) {
+      bool read = isa<MemoryEffects::Read>(e.getEffect());
+      bool write = isa<MemoryEffects::Write>(e.getEffect());
+      if (!read && !write)
+        continue;
+      Value value = e.getValue();
+      if (!value) {
+        a.unknown = true;
+        continue;
+      }
+      (write ? a.writes : a.reads).push_back(rootOf(value));
+    }
+  });
+  return a;
+}
+
+/// Whether two buffers may be the same memory: the same value, or two
+/// function arguments (a caller may pass one buffer twice), or anything not
+/// made by an allocation in the function.
+bool mayAlias(Value x, Value y) {
+  if (x == y)
+    return true;
+  auto allocated = [](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && isa<memref::AllocOp, memref::AllocaOp>(def);
+  };
+  if (allocated(x) || allocated(y))
+    return false;
+  auto global = [](Value v) { return v.getDefiningOp<memref::GetGlobalOp>(); };
+  if (auto gx = global(x), gy = global(y); gx && gy)
+    return gx.getName() == gy.getName();
+  return true;
+}
+
+/// Whether the loops of `x` and `y` may run in any order.
+bool independent(const Accesses &x, const Accesses &y) {
+  if (x.unknown || y.unknown)
+    return false;
+  auto conflict = [](ArrayRef<Value> writes, ArrayRef<Value> other) {
+    for (Value w : writes)
+      for (Value o : other)
+        if (mayAlias(w, o))
+          return true;
+    return false;
+  };
+  return !conflict(x.writes, y.reads) && !conflict(x.writes, y.writes) &&
+         !conflict(y.writes, x.reads);
+}
+
+/// Ops that a later loop of a group may use from between the loops: they
+/// move above the group's kernel (no memory effects, or an allocation).
+bool hoistable(Operation *op) {
+  if (isa<memref::AllocOp>(op))
+    return true;
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0;
+}
+
+/// Ops between the loops of a group that need no check: hoistable ones,
+/// deallocations (they free buffers that no later loop uses), and what
+/// makes the TMA descriptors of a kernel (the driver reads a buffer's
+/// address and shape, not its data).
+bool transparent(Operation &op) {
+  return hoistable(&op) || isa<memref::DeallocOp, nvgpu::TmaCreateDescriptorOp,
+                               UnrealizedConversionCastOp>(op);
+}
 
 struct ParallelLoopsToGPUPass
     : public mpt::impl::ParallelLoopsToGPUBase<ParallelLoopsToGPUPass> {
@@ -36,81 +163,227 @@ struct ParallelLoopsToGPUPass
           << static_cast<int64_t>(threads);
       return signalPassFailure();
     }
-    SmallVector<scf::ParallelOp> loops;
-    for (Operation &op : getOperation().getBody().getOps())
-      if (auto loop = dyn_cast<scf::ParallelOp>(op))
-        loops.push_back(loop);
-    for (scf::ParallelOp loop : loops)
-      if (failed(convert(loop)))
+    if (fuse < 1) {
+      getOperation().emitError()
+          << "mpt-parallel-loops-to-gpu: fuse must be at least 1 (one loop "
+             "per kernel), got "
+          << static_cast<int64_t>(fuse);
+      return signalPassFailure();
+    }
+    // Groups of consecutive loops, each independent of the loops before it
+    // in its group and of the ops between them (a loop joins the kernel of
+    // the group's first loop, so it runs before those ops).
+    SmallVector<SmallVector<Loop>> groups;
+    SmallVector<Accesses> groupAccesses; // the group's loops and what is
+                                         // between them
+    bool open = false;
+    for (Operation &op : getOperation().getBody().getOps()) {
+      auto parallel = dyn_cast<scf::ParallelOp>(op);
+      if (!parallel) {
+        if (!open || transparent(op))
+          continue;
+        Accesses between = accessesOf(&op);
+        open = !between.unknown;
+        groupAccesses.push_back(std::move(between));
+        continue;
+      }
+      FailureOr<Loop> loop = analyze(parallel);
+      if (failed(loop))
         return signalPassFailure();
+      Accesses accesses = accessesOf(parallel);
+      bool joins = open && groups.back().size() < static_cast<size_t>(fuse) &&
+                   llvm::all_of(groupAccesses,
+                                [&](const Accesses &other) {
+                                  return independent(accesses, other);
+                                }) &&
+                   usesOnlyHoistable(parallel, groups.back().front().op);
+      if (!joins) {
+        groups.emplace_back();
+        groupAccesses.clear();
+      }
+      groups.back().push_back(*loop);
+      groupAccesses.push_back(std::move(accesses));
+      open = true;
+    }
+    for (SmallVector<Loop> &group : groups)
+      convert(group);
   }
 
-  LogicalResult convert(scf::ParallelOp loop) {
-    if (!loop.getInitVals().empty())
-      return loop.emitError("mpt-parallel-loops-to-gpu: a parallel loop with "
-                            "a reduction result is not supported");
-    SmallVector<int64_t> lower, upper, step, trips;
-    for (auto [lb, ub, st] : llvm::zip(loop.getLowerBound(),
-                                       loop.getUpperBound(), loop.getStep())) {
+  FailureOr<Loop> analyze(scf::ParallelOp op) {
+    if (!op.getInitVals().empty())
+      return op.emitError("mpt-parallel-loops-to-gpu: a parallel loop with "
+                          "a reduction result is not supported");
+    Loop loop{op, {}, {}, {}, 1};
+    for (auto [lb, ub, st] :
+         llvm::zip(op.getLowerBound(), op.getUpperBound(), op.getStep())) {
       APInt l, u, s;
       if (!matchPattern(lb, m_ConstantInt(&l)) ||
           !matchPattern(ub, m_ConstantInt(&u)) ||
           !matchPattern(st, m_ConstantInt(&s)) || s.getSExtValue() <= 0)
-        return loop.emitError("mpt-parallel-loops-to-gpu: loop bounds and "
-                              "steps must be constants (static shapes)");
-      lower.push_back(l.getSExtValue());
-      upper.push_back(u.getSExtValue());
-      step.push_back(s.getSExtValue());
-      int64_t n = (upper.back() - lower.back() + step.back() - 1) / step.back();
-      trips.push_back(std::max<int64_t>(n, 0));
+        return op.emitError("mpt-parallel-loops-to-gpu: loop bounds and "
+                            "steps must be constants (static shapes)");
+      loop.lower.push_back(l.getSExtValue());
+      loop.step.push_back(s.getSExtValue());
+      int64_t n = (u.getSExtValue() - l.getSExtValue() + s.getSExtValue() - 1) /
+                  s.getSExtValue();
+      loop.trips.push_back(std::max<int64_t>(n, 0));
+      loop.total *= loop.trips.back();
     }
-    int64_t total = 1;
-    for (int64_t t : trips)
-      total *= t;
-    OpBuilder b(loop);
-    Location loc = loop.getLoc();
-    if (total == 0) {
-      loop.erase();
-      return success();
+    return loop;
+  }
+
+  /// One kernel for `group`, where its first loop was: loop k gets blocks
+  /// [first_k, first_k + ceil(total_k / threads)), so that a block runs one
+  /// loop only.
+  void convert(ArrayRef<Loop> group) {
+    SmallVector<const Loop *> loops;
+    for (const Loop &loop : group) {
+      if (loop.total > 0)
+        loops.push_back(&loop);
+      else
+        loop.op.erase(); // no iteration
     }
+    if (loops.empty())
+      return;
+    Operation *first = loops.front()->op;
+    // What the later loops use from between the loops moves above the
+    // kernel (ops without memory effects, allocations: mayStandBetween).
+    for (const Loop *loop : ArrayRef(loops).drop_front())
+      hoistOperands(loop->op, first);
+    Location loc = first->getLoc();
+    OpBuilder b(first);
     auto c = [&](OpBuilder &ob, int64_t v) -> Value {
       return arith::ConstantIndexOp::create(ob, loc, v);
     };
-    int64_t blockSize = std::min<int64_t>(threads, total);
-    int64_t grid = (total + blockSize - 1) / blockSize;
+    int64_t maxTotal = 0;
+    for (const Loop *loop : loops)
+      maxTotal = std::max(maxTotal, loop->total);
+    int64_t blockSize = std::min<int64_t>(threads, maxTotal);
+    SmallVector<int64_t> firstBlock;
+    int64_t grid = 0;
+    for (const Loop *loop : loops) {
+      firstBlock.push_back(grid);
+      grid += (loop->total + blockSize - 1) / blockSize;
+    }
     Value one = c(b, 1);
     auto launch = gpu::LaunchOp::create(b, loc, c(b, grid), one, one,
                                         c(b, blockSize), one, one);
     OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
-    Value id = arith::AddIOp::create(
-        kb, loc,
-        arith::MulIOp::create(kb, loc, launch.getBlockIds().x,
-                              c(kb, blockSize)),
-        launch.getThreadIds().x);
-    Value inRange = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
-                                          id, c(kb, total));
-    auto guard = scf::IfOp::create(kb, loc, inRange, false);
+    Value block = launch.getBlockIds().x, tx = launch.getThreadIds().x;
+    // The loops in turn: if the block is below loop k + 1's first block, it
+    // runs loop k (else-if chain; one loop alone needs no test).
+    OpBuilder cb = kb;
+    for (size_t k = 0; k < loops.size(); ++k) {
+      OpBuilder body = cb;
+      if (k + 1 < loops.size()) {
+        Value mine = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ult,
+                                           block, c(cb, firstBlock[k + 1]));
+        auto branch = scf::IfOp::create(cb, loc, mine, /*withElse=*/true);
+        body = branch.getThenBodyBuilder();
+        cb = branch.getElseBodyBuilder();
+      }
+      Value local =
+          arith::SubIOp::create(body, loc, block, c(body, firstBlock[k]));
+      Value id = arith::AddIOp::create(
+          body, loc,
+          arith::MulIOp::create(body, loc, local, c(body, blockSize)), tx);
+      emitLoop(body, *loops[k], id);
+    }
     gpu::TerminatorOp::create(kb, loc);
+    for (const Loop *loop : loops)
+      loop->op.erase();
+  }
+
+  /// Whether what `loop` uses from between `first` and it is hoistable (and
+  /// so, in turn, is what that uses).
+  static bool usesOnlyHoistable(Operation *loop, Operation *first) {
+    SmallVector<Operation *> worklist;
+    auto between = [&](Value v) -> Operation * {
+      Operation *def = v.getDefiningOp();
+      if (def && def->getBlock() == first->getBlock() &&
+          first->isBeforeInBlock(def))
+        return def;
+      return nullptr;
+    };
+    loop->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (Operation *def = between(operand))
+          worklist.push_back(def);
+    });
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val();
+      if (!seen.insert(def).second)
+        continue;
+      if (!hoistable(def))
+        return false;
+      for (Value operand : def->getOperands())
+        if (Operation *inner = between(operand))
+          worklist.push_back(inner);
+    }
+    return true;
+  }
+
+  /// Moves the ops that `loop` uses from between `first` and it above
+  /// `first` (they have no memory effects or are allocations).
+  void hoistOperands(Operation *loop, Operation *first) {
+    SmallVector<Operation *> worklist;
+    loop->walk([&](Operation *op) {
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (def->getBlock() == first->getBlock() &&
+              first->isBeforeInBlock(def) && def->isBeforeInBlock(loop))
+            worklist.push_back(def);
+    });
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val();
+      if (!first->isBeforeInBlock(def))
+        continue; // already moved
+      for (Value operand : def->getOperands())
+        if (Operation *inner = operand.getDefiningOp())
+          if (inner->getBlock() == first->getBlock() &&
+              first->isBeforeInBlock(inner))
+            worklist.push_back(inner);
+      // Operands first: move this one only once they are above `first`.
+      if (llvm::any_of(def->getOperands(), [&](Value v) {
+            Operation *inner = v.getDefiningOp();
+            return inner && inner->getBlock() == first->getBlock() &&
+                   first->isBeforeInBlock(inner);
+          })) {
+        worklist.insert(worklist.begin(), def);
+        continue;
+      }
+      def->moveBefore(first);
+    }
+  }
+
+  /// The body of `loop` for linear iteration `id`, guarded (the last block).
+  void emitLoop(OpBuilder &b, const Loop &loop, Value id) {
+    Location loc = loop.op.getLoc();
+    auto c = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
+                                          c(b, loop.total));
+    auto guard = scf::IfOp::create(b, loc, inRange, false);
     OpBuilder gb = guard.getThenBodyBuilder();
     // Delinearize, the last dimension fastest (coalesced accesses).
     IRMapping mapping;
     Value rest = id;
-    for (int64_t d = trips.size() - 1; d >= 0; --d) {
-      Value index = d == 0
-                        ? rest
-                        : arith::RemUIOp::create(gb, loc, rest, c(gb, trips[d]))
-                              .getResult();
+    for (int64_t d = loop.trips.size() - 1; d >= 0; --d) {
+      Value index =
+          d == 0 ? rest
+                 : arith::RemUIOp::create(gb, loc, rest, c(gb, loop.trips[d]))
+                       .getResult();
       if (d > 0)
-        rest = arith::DivUIOp::create(gb, loc, rest, c(gb, trips[d]));
+        rest = arith::DivUIOp::create(gb, loc, rest, c(gb, loop.trips[d]));
       Value iv = arith::AddIOp::create(
-          gb, loc, arith::MulIOp::create(gb, loc, index, c(gb, step[d])),
-          c(gb, lower[d]));
-      mapping.map(loop.getInductionVars()[d], iv);
+          gb, loc, arith::MulIOp::create(gb, loc, index, c(gb, loop.step[d])),
+          c(gb, loop.lower[d]));
+      mapping.map(loop.op.getInductionVars()[d], iv);
     }
-    for (Operation &op : loop.getBody()->without_terminator())
+    for (Operation &op : loop.op.getBody()->without_terminator())
       gb.clone(op, mapping);
-    loop.erase();
-    return success();
   }
 };
 

@@ -99,9 +99,12 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
   parseInto(pm, "gpu-kernel-outlining");
-  // SIMT kernels: one thread per iteration of each parallel loop.
+  // SIMT kernels: one thread per iteration of each parallel loop, up to
+  // `fuse` independent loops per kernel.
   parseInto(pm, "func.func(convert-linalg-to-parallel-loops),canonicalize");
-  pm.addNestedPass<func::FuncOp>(createParallelLoopsToGPU());
+  ParallelLoopsToGPUOptions simt;
+  simt.fuse = options.fuse;
+  pm.addNestedPass<func::FuncOp>(createParallelLoopsToGPU(simt));
   pm.addNestedPass<func::FuncOp>(createGPUHostMemory());
   parseInto(pm, "lower-affine,gpu-kernel-outlining");
 }
