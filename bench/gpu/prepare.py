@@ -25,13 +25,16 @@ row, not in groups of 8 rows of tiles), to measure the block order, and
 traffic per flop than 128 x 256).
 
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
-steps: fp32, fp32 with tf32 matmuls, and mixed precision.
+steps: fp32, fp32 with tf32 matmuls, mixed precision, and mixed precision
+with one loop per SIMT kernel (fuse=1).
 
 It writes OUT/objects/*.o, OUT/manifest.h (one X(name, type, M, N, K,
 variant) line per function) and copies the harness and the runtime next to
-them; OUT is what run.sh needs on the GPU machine.
+them; OUT is what run.sh needs on the GPU machine (about 10 MB: what a
+device run carries). The intermediate MLIR and LLVM IR go to OUT-work.
 
 Usage: bench/gpu/prepare.py [--build build] [--out bench/gpu/out]
+                            [--work OUT-work]
 """
 import argparse
 import math
@@ -228,13 +231,17 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "gpu",
                                                       "out"))
+    parser.add_argument("--work", default=None,
+                        help="the intermediate MLIR and LLVM IR (default: "
+                        "OUT-work, beside OUT, so that OUT holds only what "
+                        "the GPU machine needs)")
     parser.add_argument("--chip", default="sm_90a")
     parser.add_argument("--small", action="store_true",
                         help="two small GEMMs and the example steps only "
                         "(to test the script)")
     args = parser.parse_args()
     objdir = os.path.join(args.out, "objects")
-    workdir = os.path.join(args.out, "mlir")
+    workdir = args.work or os.path.normpath(args.out) + "-work"
     os.makedirs(objdir, exist_ok=True)
     os.makedirs(workdir, exist_ok=True)
     lines = []
