@@ -294,10 +294,10 @@ struct ParallelLoopsToGPUPass
       loop->op.erase();
   }
 
-  /// Whether what `loop` uses from between `first` and it is hoistable (and
-  /// so, in turn, is what that uses).
-  static bool usesOnlyHoistable(Operation *loop, Operation *first) {
-    SmallVector<Operation *> worklist;
+  /// The ops between `first` and `loop` that `loop` uses, and what they use
+  /// from there in turn.
+  static llvm::SmallPtrSet<Operation *, 8> usedBetween(Operation *loop,
+                                                       Operation *first) {
     auto between = [&](Value v) -> Operation * {
       Operation *def = v.getDefiningOp();
       if (def && def->getBlock() == first->getBlock() &&
@@ -305,55 +305,39 @@ struct ParallelLoopsToGPUPass
         return def;
       return nullptr;
     };
+    SmallVector<Operation *> worklist;
     loop->walk([&](Operation *op) {
       for (Value operand : op->getOperands())
         if (Operation *def = between(operand))
           worklist.push_back(def);
     });
-    llvm::SmallPtrSet<Operation *, 8> seen;
+    llvm::SmallPtrSet<Operation *, 8> used;
     while (!worklist.empty()) {
       Operation *def = worklist.pop_back_val();
-      if (!seen.insert(def).second)
+      if (!used.insert(def).second)
         continue;
-      if (!hoistable(def))
-        return false;
       for (Value operand : def->getOperands())
         if (Operation *inner = between(operand))
           worklist.push_back(inner);
     }
-    return true;
+    return used;
   }
 
-  /// Moves the ops that `loop` uses from between `first` and it above
-  /// `first` (they have no memory effects or are allocations).
+  /// Whether what `loop` uses from between `first` and it can move above
+  /// `first`.
+  static bool usesOnlyHoistable(Operation *loop, Operation *first) {
+    return llvm::all_of(usedBetween(loop, first), hoistable);
+  }
+
+  /// Moves what `loop` uses from between `first` and it above `first`, in
+  /// block order (operands before their users).
   void hoistOperands(Operation *loop, Operation *first) {
-    SmallVector<Operation *> worklist;
-    loop->walk([&](Operation *op) {
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp())
-          if (def->getBlock() == first->getBlock() &&
-              first->isBeforeInBlock(def) && def->isBeforeInBlock(loop))
-            worklist.push_back(def);
-    });
-    while (!worklist.empty()) {
-      Operation *def = worklist.pop_back_val();
-      if (!first->isBeforeInBlock(def))
-        continue; // already moved
-      for (Value operand : def->getOperands())
-        if (Operation *inner = operand.getDefiningOp())
-          if (inner->getBlock() == first->getBlock() &&
-              first->isBeforeInBlock(inner))
-            worklist.push_back(inner);
-      // Operands first: move this one only once they are above `first`.
-      if (llvm::any_of(def->getOperands(), [&](Value v) {
-            Operation *inner = v.getDefiningOp();
-            return inner && inner->getBlock() == first->getBlock() &&
-                   first->isBeforeInBlock(inner);
-          })) {
-        worklist.insert(worklist.begin(), def);
-        continue;
-      }
-      def->moveBefore(first);
+    llvm::SmallPtrSet<Operation *, 8> used = usedBetween(loop, first);
+    for (Operation *op = first->getNextNode(); op != loop;) {
+      Operation *next = op->getNextNode();
+      if (used.contains(op))
+        op->moveBefore(first);
+      op = next;
     }
   }
 
