@@ -141,9 +141,10 @@ def signature(text, name):
     return out
 
 
-def step_declarations(name, sig, kernels):
+def step_declarations(name, sig, kernels, copies):
     """C++: the extern declaration of a lowered step and a caller taking one
-    device buffer per argument; `kernels`: its kernel launches per call."""
+    device buffer per argument; `kernels`: its kernel launches per call,
+    `copies`: its device copies and memsets (stream operations too)."""
     params, call = [], []
     for i, (shape, _) in enumerate(sig):
         params += ["void *", "void *", "int64_t"] + ["int64_t"] * (2 * len(shape))
@@ -160,7 +161,7 @@ def step_declarations(name, sig, kernels):
                                          ty in ("f32", "f16", "bf16"))
                      for shape, ty in sig)
     table = (f'  {{"{name}", call_{name}, {len(sig)}, '
-             f"(const ArgSpec[]){{{args}}}, {kernels}}},\n")
+             f"(const ArgSpec[]){{{args}}}, {kernels}, {copies}}},\n")
     return decl + caller, table
 
 
@@ -196,9 +197,10 @@ def compile_step(args, model, variant, workdir, objdir):
         sys.exit(f"{name}: the lowered function has {define.count(',') + 1} "
                  f"parameters, the signature parsed from MLIR gives {expected}")
     # Kernel launches per step (the steps have no loops on the host).
-    kernels = open(os.path.join(workdir, name + ".nvvm.mlir")).read().count(
-        "gpu.launch_func")
-    return step_declarations(name, sig, kernels)
+    lowered = open(os.path.join(workdir, name + ".nvvm.mlir")).read()
+    kernels = lowered.count("gpu.launch_func")
+    copies = len(re.findall(r"llvm\.call @mgpuMem(?:cpy|set)", lowered))
+    return step_declarations(name, sig, kernels, copies)
 
 
 def compile_module(args, text, name, workdir, objdir, chip=None, options=""):

@@ -30,6 +30,7 @@ struct StepEntry {
   int numArgs;
   const ArgSpec *args;
   int kernels; // launches per step
+  int copies;  // device copies and memsets per step
 };
 } // namespace
 
@@ -78,11 +79,11 @@ static double stepMs(const StepEntry &s, std::vector<void *> &buffers) {
   return times[times.size() / 2];
 }
 
-/// A step's time, and its kernel launches.
+/// A step's time, its kernel launches, and its copies and memsets.
 struct StepResult {
   std::string name;
   double ms;
-  int kernels;
+  int kernels, copies;
 };
 
 /// Prints the fp32 / mixed and tf32 / mixed ratios of `results`, with the
@@ -92,7 +93,7 @@ static void printRatios(const std::vector<StepResult> &results) {
     for (const StepResult &r : results)
       if (r.name == name)
         return r;
-    return StepResult{name, -1.0, 0};
+    return StepResult{name, -1.0, 0, 0};
   };
   for (const StepResult &r : results) {
     const std::string &name = r.name;
@@ -108,7 +109,8 @@ static void printRatios(const std::vector<StepResult> &results) {
     if (tf32.ms > 0)
       std::printf("; fp32 with tf32 matmuls %.3f ms, speed-up %.2fx", tf32.ms,
                   tf32.ms / mixed.ms);
-    std::printf(" (kernels: fp32 %d, mixed %d)", r.kernels, mixed.kernels);
+    std::printf(" (kernels + copies: fp32 %d + %d, mixed %d + %d)", r.kernels,
+                r.copies, mixed.kernels, mixed.copies);
     StepResult unfused = find(model + "_mixed1");
     if (unfused.ms > 0)
       std::printf("; mixed with one loop per kernel %.3f ms (%d kernels), "
@@ -134,10 +136,11 @@ int main(int argc, char **argv) {
     FILE *f = argc > 2 ? std::fopen(argv[2], "r") : nullptr;
     char line[512], name[256];
     double ms;
-    int kernels;
+    int kernels, copies;
     while (f && std::fgets(line, sizeof(line), f))
-      if (std::sscanf(line, "%255s %lf %d", name, &ms, &kernels) == 3)
-        results.push_back({name, ms, kernels});
+      if (std::sscanf(line, "%255s %lf %d %d", name, &ms, &kernels, &copies) ==
+          4)
+        results.push_back({name, ms, kernels, copies});
     if (f)
       std::fclose(f);
     printRatios(results);
@@ -146,7 +149,8 @@ int main(int argc, char **argv) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<float> uniform(-0.05f, 0.05f);
   if (only.empty())
-    std::printf("%-34s %10s %8s\n", "step", "ms/step", "kernels");
+    std::printf("%-34s %10s %8s %7s\n", "step", "ms/step", "kernels",
+                "copies");
   for (int e = 0; e < n; ++e) {
     const StepEntry &s = kSteps[e];
     if (!only.empty() && only != s.name)
@@ -172,9 +176,9 @@ int main(int argc, char **argv) {
       buffers.push_back(d);
     }
     double ms = stepMs(s, buffers);
-    std::printf("%-34s %10.3f %8d\n", s.name, ms, s.kernels);
+    std::printf("%-34s %10.3f %8d %7d\n", s.name, ms, s.kernels, s.copies);
     std::fflush(stdout);
-    results.push_back({s.name, ms, s.kernels});
+    results.push_back({s.name, ms, s.kernels, s.copies});
     for (void *d : buffers)
       cudaFree(d);
   }

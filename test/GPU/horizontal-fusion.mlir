@@ -150,3 +150,45 @@ func.func @arguments_and_calls(%a: memref<64xf32>, %b: memref<64xf32>, %c: memre
   }
   return %t, %u : memref<64xf32>, memref<64xf32>
 }
+
+// A function's result buffers (bufferize.result, as mpt-lower-to-nvvm's
+// bufferization marks them) and llvm.noalias arguments overlap no other
+// buffer: the updates of two parameters into their result buffers and the
+// writes to two noalias arguments all share one kernel (with plain
+// arguments, @arguments_and_calls, they would not).
+// CHECK-LABEL: func.func @result_buffers
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c4,
+// CHECK-NOT: gpu.launch
+// CHECK: return
+// SINGLE-LABEL: func.func @result_buffers
+// SINGLE-COUNT-4: gpu.launch
+func.func @result_buffers(%w1: memref<64xf32>, %w2: memref<32xf32>,
+                          %n1: memref<64xf32> {bufferize.result}, %n2: memref<32xf32> {bufferize.result},
+                          %x: memref<64xf32> {llvm.noalias}, %y: memref<64xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %half = arith.constant 0.5 : f32
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    %v = memref.load %w1[%i] : memref<64xf32>
+    %h = arith.mulf %v, %half : f32
+    memref.store %h, %n1[%i] : memref<64xf32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c32) step (%c1) {
+    %v = memref.load %w2[%i] : memref<32xf32>
+    %h = arith.mulf %v, %half : f32
+    memref.store %h, %n2[%i] : memref<32xf32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    memref.store %half, %x[%i] : memref<64xf32>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    memref.store %half, %y[%i] : memref<64xf32>
+    scf.reduce
+  }
+  return
+}

@@ -9,6 +9,8 @@
 // RUN: mpt-opt %t/threads.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{threads=2048}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{fuse=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/parts.mlir --pass-pipeline="builtin.module(func.func(mpt-split-reductions{parts=1}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/reduction-threads.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{threads=96}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/reduction-fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{fuse=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/dynamic.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
 
 //--- chip.mlir
@@ -55,6 +57,18 @@ func.func @f() {
 
 //--- fuse.mlir
 // expected-error @+1 {{mpt-parallel-loops-to-gpu: fuse must be at least 1 (one loop per kernel), got 0}}
+func.func @f() {
+  return
+}
+
+//--- reduction-threads.mlir
+// expected-error @+1 {{mpt-reductions-to-gpu: threads must be a power of 2 in [1, 1024], got 96}}
+func.func @f() {
+  return
+}
+
+//--- reduction-fuse.mlir
+// expected-error @+1 {{mpt-reductions-to-gpu: expects fuse, sms and min-size of at least 1, got 0, 132 and 256}}
 func.func @f() {
   return
 }

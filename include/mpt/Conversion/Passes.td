@@ -179,7 +179,9 @@ def ParallelLoopsToGPU
     Horizontal fusion: consecutive loops that are independent (no buffer
     that one writes and another reads or writes; buffers are told apart by
     what they are views of, allocations are distinct, function arguments may
-    alias one another) and separated only by ops without memory effects,
+    alias one another except a function's result buffers, marked
+    `bufferize.result`, and `llvm.noalias` arguments, which overlap no other
+    buffer) and separated only by ops without memory effects,
     allocations and deallocations share one kernel, up to `fuse` loops: each
     loop gets its own range of blocks (a block runs one loop, the block size
     is that of the largest loop) and runs as it would alone. What a later
@@ -194,6 +196,64 @@ def ParallelLoopsToGPU
            "(1: one loop per kernel)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
+}
+
+def ReductionsToGPU
+    : Pass<"mpt-reductions-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Reductions of whole tensors as one kernel each, grouped";
+  let description = [{
+    Rewrites each `linalg.generic` on buffers that reduces a whole tensor
+    to a scalar (every loop a reduction, one rank-0 output, static shape of
+    at least `min-size` elements, inputs indexed by loop indices and
+    constants, a body that ends in one associative and commutative combining
+    op of the accumulator, `arith` ops with a neutral element: sums,
+    products, min, max, and, or, xor) into one kernel launch:
+
+    - each thread reduces elements i, i + G·T, i + 2·G·T, ... of the
+      iteration space (G blocks of T threads; adjacent threads read adjacent
+      elements) starting from the neutral element, the generic's body applied
+      as it is (a loss's or an inf/NaN check's elementwise part needs no
+      temporary);
+    - the block combines its threads' values in a shared-memory tree;
+    - with more than one block, thread 0 writes the block's value to a
+      buffer of partial results, makes it visible to the device
+      (`membar.gl`) and counts the block done (an atomic add on a counter
+      that the host zeroes before the launch, `gpu.memset`); the block that
+      counts last reduces the partial results the same way and combines the
+      total with the output's initial value.
+
+    G is the number of blocks that gives each thread about 8 elements, at
+    most 8 per SM (`sms`). The order of the operations depends on the shape
+    only: results are the same from run to run (no floating-point atomics).
+    A `linalg.fill` of a constant into the output just before the reduction
+    (with no use of the output in between) becomes the initial value inside
+    the kernel.
+
+    Up to `fuse` consecutive reductions share one kernel, each on its own
+    range of blocks, if they are independent of one another (see
+    `mpt-parallel-loops-to-gpu` for how buffers are told apart): the unscale
+    checks of the gradients, a loss and a norm. The ops between them that
+    use what an earlier reduction writes (the scalar code that reads a
+    loss) move below the kernel, and the ops that those depend on with
+    them; the others stay above it.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"256",
+           "Threads per block (a power of 2; fewer for small reductions)">,
+    Option<"minSize", "min-size", "int64_t", /*default=*/"256",
+           "Leave smaller reductions alone (one thread loops over them)">,
+    Option<"fuse", "fuse", "int64_t", /*default=*/"16",
+           "At most this many independent consecutive reductions per kernel "
+           "(1: one reduction per kernel)">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors of the target GPU: at most 8 blocks "
+           "each per reduction">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::arith::ArithDialect"
+  ];
 }
 
 def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
@@ -272,7 +332,10 @@ def SplitReductions
            "size from this on); stages repeat while more partial results "
            "remain">,
     Option<"minSize", "min-size", "int64_t", /*default=*/"256",
-           "Do not split smaller reductions">
+           "Do not split smaller reductions">,
+    Option<"full", "full", "bool", /*default=*/"true",
+           "Split reductions of a whole tensor too (mpt-lower-to-nvvm leaves "
+           "them to mpt-reductions-to-gpu: one kernel each)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

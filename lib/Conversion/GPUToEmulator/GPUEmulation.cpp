@@ -23,7 +23,7 @@
 //   that unpacks them and calls the kernel function.
 // - Device buffers become host buffers (aligned to 256 bytes, like
 //   cudaMalloc's) filled with all-ones bits (NaN),
-//   copies memref.copy.
+//   copies memref.copy, memsets loops of stores.
 //
 // Memory spaces are dropped: shared memory is a host buffer per block.
 //
@@ -335,6 +335,12 @@ private:
       return replace(op, fn.getArguments().back());
     if (isa<gpu::BarrierOp>(op)) {
       rt.call(b, loc, "mpt_emu_barrier", {});
+      op->erase();
+      return success();
+    }
+    // The blocks of a launch run one after another, and the threads of a
+    // block on one host thread: every write is visible to the device.
+    if (isa<NVVM::MembarOp>(op)) {
       op->erase();
       return success();
     }
@@ -702,7 +708,7 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     SmallVector<Operation *> hostOps;
     module.walk([&](Operation *op) {
       if (isa<gpu::LaunchFuncOp, gpu::AllocOp, gpu::DeallocOp, gpu::MemcpyOp,
-              gpu::WaitOp, nvgpu::TmaCreateDescriptorOp>(op))
+              gpu::MemsetOp, gpu::WaitOp, nvgpu::TmaCreateDescriptorOp>(op))
         hostOps.push_back(op);
     });
     for (Operation *op : hostOps)
@@ -713,7 +719,7 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
               op->getDialect())) {
         op->emitOpError() << "cannot be emulated on the CPU (host code "
                              "for mpt-gpu-emulation launches kernels, "
-                             "allocates and copies only)";
+                             "allocates, copies and sets memory only)";
         return WalkResult::interrupt();
       }
       return WalkResult::advance();
@@ -1028,6 +1034,25 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
         return copy.emitOpError("is emulated when synchronous only");
       memref::CopyOp::create(b, loc, Value(copy.getSrc()),
                              Value(copy.getDst()));
+      op->erase();
+      return success();
+    }
+    if (auto memset = dyn_cast<gpu::MemsetOp>(op)) {
+      if (memset.getAsyncToken())
+        return memset.emitOpError("is emulated when synchronous only");
+      Value dst = memset.getDst();
+      auto type = cast<MemRefType>(dst.getType());
+      SmallVector<Value> lower, upper, steps;
+      for (int64_t d = 0; d < type.getRank(); ++d) {
+        lower.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+        upper.push_back(memref::DimOp::create(b, loc, dst, d));
+        steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+      }
+      scf::buildLoopNest(b, loc, lower, upper, steps,
+                         [&](OpBuilder &lb, Location l, ValueRange ivs) {
+                           memref::StoreOp::create(lb, l, memset.getValue(),
+                                                   dst, ivs);
+                         });
       op->erase();
       return success();
     }

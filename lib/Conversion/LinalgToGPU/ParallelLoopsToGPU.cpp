@@ -16,6 +16,8 @@
 
 #include "mpt/Conversion/Passes.h"
 
+#include "BufferAccesses.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -26,7 +28,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mpt {
 #define GEN_PASS_DEF_PARALLELLOOPSTOGPU
@@ -34,6 +35,9 @@ namespace mpt {
 } // namespace mpt
 
 using namespace mlir;
+using mpt::Accesses;
+using mpt::accessesOf;
+using mpt::independent;
 
 namespace {
 
@@ -43,97 +47,6 @@ struct Loop {
   SmallVector<int64_t> lower, step, trips;
   int64_t total = 1;
 };
-
-/// The buffers a loop reads and writes, by the value they are views of.
-struct Accesses {
-  SmallVector<Value> reads, writes;
-  bool unknown = false; // an op with memory effects that are not known
-};
-
-/// The buffer `v` is a view of (through subviews, casts, reshapes).
-Value rootOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      break;
-    v = view.getViewSource();
-  }
-  return v;
-}
-
-Accesses accessesOf(Operation *loop) {
-  Accesses a;
-  // A kernel (a Tensor Core matmul, outlined already) may read and write
-  // every buffer it is given.
-  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(loop)) {
-    for (Value operand : launch.getKernelOperands())
-      if (isa<BaseMemRefType>(operand.getType())) {
-        a.reads.push_back(rootOf(operand));
-        a.writes.push_back(rootOf(operand));
-      }
-    return a;
-  }
-  loop->walk([&](Operation *op) {
-    // Ops whose effects are their body's (loops, branches) have none of
-    // their own.
-    if (isa<scf::YieldOp, scf::ReduceOp>(op) ||
-        op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-      return;
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects) {
-      a.unknown = true;
-      return;
-    }
-    SmallVector<MemoryEffects::EffectInstance> list;
-    effects.getEffects(list);
-    for (const MemoryEffects::EffectInstance &e : list) {
-      bool read = isa<MemoryEffects::Read>(e.getEffect());
-      bool write = isa<MemoryEffects::Write>(e.getEffect());
-      if (!read && !write)
-        continue;
-      Value value = e.getValue();
-      if (!value) {
-        a.unknown = true;
-        continue;
-      }
-      (write ? a.writes : a.reads).push_back(rootOf(value));
-    }
-  });
-  return a;
-}
-
-/// Whether two buffers may be the same memory: the same value, or two
-/// function arguments (a caller may pass one buffer twice), or anything not
-/// made by an allocation in the function.
-bool mayAlias(Value x, Value y) {
-  if (x == y)
-    return true;
-  auto allocated = [](Value v) {
-    Operation *def = v.getDefiningOp();
-    return def && isa<memref::AllocOp, memref::AllocaOp>(def);
-  };
-  if (allocated(x) || allocated(y))
-    return false;
-  auto global = [](Value v) { return v.getDefiningOp<memref::GetGlobalOp>(); };
-  if (auto gx = global(x), gy = global(y); gx && gy)
-    return gx.getName() == gy.getName();
-  return true;
-}
-
-/// Whether the loops of `x` and `y` may run in any order.
-bool independent(const Accesses &x, const Accesses &y) {
-  if (x.unknown || y.unknown)
-    return false;
-  auto conflict = [](ArrayRef<Value> writes, ArrayRef<Value> other) {
-    for (Value w : writes)
-      for (Value o : other)
-        if (mayAlias(w, o))
-          return true;
-    return false;
-  };
-  return !conflict(x.writes, y.reads) && !conflict(x.writes, y.writes) &&
-         !conflict(y.writes, x.reads);
-}
 
 /// Ops that a later loop of a group may use from between the loops: they
 /// move above the group's kernel (no memory effects, or an allocation).

@@ -46,6 +46,11 @@ struct SplitReductionsPass
       if (!op.hasPureTensorSemantics())
         continue;
       parallelFirst(rewriter, op);
+      if (!full) {
+        if (partialRatio(op) > 1)
+          partial.push_back(op);
+        continue;
+      }
       if (linalg::GenericOp reduction = separateElementwise(rewriter, op))
         op = reduction;
       if (isFullReduction(op, minSize))

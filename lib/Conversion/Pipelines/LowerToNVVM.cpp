@@ -22,13 +22,15 @@
 
 using namespace mlir;
 
-/// Bufferization as for the CPU: static buffers, results as out-parameters.
+/// Bufferization as for the CPU: static buffers, results as out-parameters,
+/// marked `bufferize.result`: a result was a fresh buffer, so the kernels'
+/// grouping may take it to overlap no other buffer.
 static constexpr const char *kFuse =
     "canonicalize,cse,func.func(linalg-fuse-elementwise-ops)";
 static constexpr const char *kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs "
+    "buffer-results-to-out-params{add-result-attr hoist-static-allocs "
     "modify-public-functions},"
     "buffer-deallocation-pipeline";
 
@@ -80,9 +82,12 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   ConvToGemmOptions convs;
   convs.tf32 = options.tf32;
   pm.addNestedPass<func::FuncOp>(createConvToGemm(convs));
-  // Whole-tensor reductions (loss, norms, the inf/NaN check) as parallel
-  // partial results, rather than one thread for the whole tensor.
-  pm.addNestedPass<func::FuncOp>(createSplitReductions());
+  // Reductions along an axis as parallel partial results, rather than one
+  // thread for a whole column; whole-tensor reductions (loss, norms, the
+  // inf/NaN check) are left to mpt-reductions-to-gpu.
+  SplitReductionsOptions split;
+  split.full = false;
+  pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
   parseInto(pm, kBufferize);
   ConvertLinalgToTensorCoresOptions tc;
   tc.chip = options.chip;
@@ -96,6 +101,12 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.groupM = options.groupM;
   tc.sms = options.sms;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
+  // Whole-tensor reductions: one kernel each, consecutive independent ones
+  // together.
+  ReductionsToGPUOptions reductions;
+  reductions.fuse = options.fuse;
+  reductions.sms = options.sms;
+  pm.addNestedPass<func::FuncOp>(createReductionsToGPU(reductions));
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
   parseInto(pm, "gpu-kernel-outlining");

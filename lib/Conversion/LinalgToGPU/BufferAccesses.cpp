@@ -1,0 +1,107 @@
+//===- BufferAccesses.cpp - which buffers ops read and write --------------===//
+
+#include "BufferAccesses.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+Value mpt::rootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    v = view.getViewSource();
+  }
+  return v;
+}
+
+mpt::Accesses mpt::accessesOf(Operation *op) {
+  Accesses a;
+  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+    for (Value operand : launch.getKernelOperands())
+      if (isa<BaseMemRefType>(operand.getType())) {
+        a.reads.push_back(rootOf(operand));
+        a.writes.push_back(rootOf(operand));
+      }
+    return a;
+  }
+  op->walk([&](Operation *nested) {
+    // Ops whose effects are their body's (loops, branches) have none of
+    // their own; a linalg op on buffers has both.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (isa<scf::YieldOp, scf::ReduceOp>(nested) ||
+        (!effects && nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()))
+      return;
+    if (!effects) {
+      a.unknown = true;
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list) {
+      bool read = isa<MemoryEffects::Read>(e.getEffect());
+      bool write =
+          isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
+      if (!read && !write)
+        continue;
+      Value value = e.getValue();
+      if (!value) {
+        a.unknown = true;
+        continue;
+      }
+      (write ? a.writes : a.reads).push_back(rootOf(value));
+    }
+  });
+  return a;
+}
+
+bool mpt::mayAlias(Value x, Value y) {
+  if (x == y)
+    return true;
+  auto allocated = [](Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && isa<memref::AllocOp, memref::AllocaOp>(def);
+  };
+  if (allocated(x) || allocated(y))
+    return false;
+  // A function's result buffers (the out-parameters of
+  // buffer-results-to-out-params{add-result-attr}, which stand for the
+  // fresh buffers the function returned) and `llvm.noalias` arguments
+  // overlap no other buffer.
+  auto distinct = [](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || !arg.getOwner()->isEntryBlock())
+      return false;
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    return func && (func.getArgAttr(arg.getArgNumber(), "bufferize.result") ||
+                    func.getArgAttr(arg.getArgNumber(),
+                                    LLVM::LLVMDialect::getNoAliasAttrName()));
+  };
+  if (distinct(x) || distinct(y))
+    return false;
+  auto global = [](Value v) { return v.getDefiningOp<memref::GetGlobalOp>(); };
+  if (auto gx = global(x), gy = global(y); gx && gy)
+    return gx.getName() == gy.getName();
+  return true;
+}
+
+bool mpt::independent(const Accesses &x, const Accesses &y) {
+  if (x.unknown || y.unknown)
+    return false;
+  auto conflict = [](ArrayRef<Value> writes, ArrayRef<Value> other) {
+    for (Value w : writes)
+      for (Value o : other)
+        if (mayAlias(w, o))
+          return true;
+    return false;
+  };
+  return !conflict(x.writes, y.reads) && !conflict(x.writes, y.writes) &&
+         !conflict(y.writes, x.reads);
+}

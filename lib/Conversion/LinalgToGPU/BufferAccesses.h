@@ -1,0 +1,43 @@
+//===- BufferAccesses.h - which buffers ops read and write ------*- C++ -*-===//
+//
+// What the passes that put several ops into one kernel (horizontal fusion of
+// loops, grouped reductions) need to know to reorder them: the buffers an
+// op reads and writes, told apart by the value they are views of.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MPT_LIB_CONVERSION_LINALGTOGPU_BUFFERACCESSES_H
+#define MPT_LIB_CONVERSION_LINALGTOGPU_BUFFERACCESSES_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mpt {
+
+/// The buffers an op (and the ops nested in it) reads and writes, by the
+/// value they are views of. Freeing a buffer counts as writing it.
+struct Accesses {
+  llvm::SmallVector<mlir::Value> reads, writes;
+  bool unknown = false; // an op with memory effects that are not known
+};
+
+/// The buffer `v` is a view of (through subviews, casts, reshapes).
+mlir::Value rootOf(mlir::Value v);
+
+/// What `op` reads and writes. A kernel launch (gpu.launch_func) may read
+/// and write every buffer it is given.
+Accesses accessesOf(mlir::Operation *op);
+
+/// Whether two buffers may be the same memory: the same value, or two
+/// function arguments (a caller may pass one buffer twice), or anything not
+/// made by an allocation in the function. A function's result buffers (an
+/// argument with `bufferize.result`) and `llvm.noalias` arguments are
+/// distinct from every other buffer.
+bool mayAlias(mlir::Value x, mlir::Value y);
+
+/// Whether the ops of `x` and `y` may run in either order.
+bool independent(const Accesses &x, const Accesses &y);
+
+} // namespace mpt
+
+#endif // MPT_LIB_CONVERSION_LINALGTOGPU_BUFFERACCESSES_H
