@@ -26,7 +26,7 @@ traffic per flop than 128 x 256).
 
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
 steps: fp32, fp32 with tf32 matmuls, mixed precision, and mixed precision
-with one loop per SIMT kernel (fuse=1).
+with one loop or reduction per SIMT kernel (fuse=1).
 
 It writes OUT/objects/*.o, OUT/manifest.h (one X(name, type, M, N, K,
 variant) line per function) and copies the harness and the runtime next to
@@ -91,8 +91,9 @@ STEP_VARIANTS = {
 }
 # Extra mpt-lower-to-nvvm options: the tf32 step is the fp32 one with its
 # matmuls (and convolutions) on Tensor Cores as tf32.
-# The mixed1 step is the mixed one with one loop per SIMT kernel (fuse=1, no
-# horizontal fusion), to measure what fusing launches saves.
+# The mixed1 step is the mixed one with one loop or reduction per SIMT
+# kernel (fuse=1, no horizontal fusion), to measure what fusing launches
+# saves.
 LOWERING = {"tf32": " tf32=1", "mixed1": " fuse=1"}
 # f32 GEMMs on Tensor Cores as tf32 (the `kernel` variant only), next to
 # cuBLAS's tf32 mode.

@@ -113,8 +113,8 @@ static void printRatios(const std::vector<StepResult> &results) {
                 r.copies, mixed.kernels, mixed.copies);
     StepResult unfused = find(model + "_mixed1");
     if (unfused.ms > 0)
-      std::printf("; mixed with one loop per kernel %.3f ms (%d kernels), "
-                  "fusion saves %.2fx",
+      std::printf("; mixed with one loop or reduction per kernel %.3f ms "
+                  "(%d kernels), fusion saves %.2fx",
                   unfused.ms, unfused.kernels, unfused.ms / mixed.ms);
     std::printf("\n");
   }

@@ -2,13 +2,13 @@
 // one kernel: strided per-thread loops, a shared-memory tree per block, the
 // blocks' partial results reduced by the last block to count itself done
 // (counters zeroed by a gpu.memset before the launch). The fill of the
-// output (or of a buffer copied to it) becomes the initial value in the
-// kernel. Consecutive independent reductions share a kernel; what reads
+// output becomes the initial value in the kernel. Consecutive independent reductions share a kernel; what reads
 // their results moves below it. The numbers are checked against float64
 // references in split-reductions.test (100352 elements: 49 blocks of 256
 // threads, 8 elements each) and emulate-reductions.test.
-// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu),canonicalize,cse)" | FileCheck %s
-// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{fuse=1}),canonicalize,cse)" | FileCheck %s --check-prefix=SINGLE
+// mpt-lower-to-nvvm runs mpt-copies-to-fills before, as here.
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-copies-to-fills,mpt-reductions-to-gpu),canonicalize,cse)" | FileCheck %s
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-copies-to-fills,mpt-reductions-to-gpu{fuse=1}),canonicalize,cse)" | FileCheck %s --check-prefix=SINGLE
 
 // CHECK-LABEL: func.func @sum(
 // CHECK-SAME: %[[X:.*]]: memref<784x128xf32>, %[[OUT:.*]]: memref<f32>
@@ -93,8 +93,8 @@ func.func @one_block(%x: memref<300xf32>, %out: memref<f32>) {
 // overlap nothing else) share one kernel, blocks [0, 4) and [4, 5); the
 // scalar code between them that reads the first result moves below the
 // kernel, the elementwise loop that writes the second's input stays above.
-// The init of the second comes through a copy of a filled buffer (the copy
-// goes).
+// The init of the second comes through a copy of a filled buffer, which
+// mpt-copies-to-fills makes a fill, folded into the kernel.
 // CHECK-LABEL: func.func @two(
 // CHECK-SAME: %[[A:[^:]*]]: memref<8192xf32>, %[[B:[^:]*]]: memref<512xf32>, %[[O1:[^:]*]]: memref<f32> {bufferize.result}, %[[O2:[^:]*]]: memref<f32> {bufferize.result}, %[[O3:[^:]*]]: memref<f32> {bufferize.result}
 // CHECK: %[[C:.*]] = memref.alloc() : memref<512xf32>

@@ -198,6 +198,24 @@ def ParallelLoopsToGPU
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
 }
 
+def CopiesToFills : Pass<"mpt-copies-to-fills", "::mlir::func::FuncOp"> {
+  let summary = "Copies of buffers that hold one constant as fills";
+  let description = [{
+    Rewrites a `memref.copy` whose source is a view of a buffer that a
+    `linalg.fill` of a constant set as a whole (the buffer itself or
+    reshapes and casts of it), with no op in the same block between the
+    fill and the copy that may write that buffer, into a `linalg.fill` of
+    the copy's target with the same constant. One-shot bufferization
+    allocates one buffer for a filled tensor with several users (the zeros
+    that matmuls, reductions and gradients accumulate into) and copies it
+    for each user that writes into it; on the GPU each such copy is a
+    stream operation of its own, while a fill is a loop that
+    `mpt-parallel-loops-to-gpu` fuses into a neighbouring kernel, and an
+    initial value that `mpt-reductions-to-gpu` folds into its kernel.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ReductionsToGPU
     : Pass<"mpt-reductions-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Reductions of whole tensors as one kernel each, grouped";
@@ -226,8 +244,9 @@ def ReductionsToGPU
     most 8 per SM (`sms`). The order of the operations depends on the shape
     only: results are the same from run to run (no floating-point atomics).
     A `linalg.fill` of a constant into the output just before the reduction
-    (with no use of the output in between) becomes the initial value inside
-    the kernel.
+    (with no use of the output in between; `mpt-copies-to-fills` turns the
+    copy of a filled buffer into such a fill) becomes the initial value
+    inside the kernel.
 
     Up to `fuse` consecutive reductions share one kernel, each on its own
     range of blocks, if they are independent of one another (see

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BufferAccesses.h"
 #include "TensorCoreKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -72,12 +73,6 @@ bool copiesZeros(memref::CopyOp copy) {
   }
   return last && fillsZero(last);
 }
-/// The buffer `v` is a view of.
-Value rootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
 
 /// Whether `generic` computes the same where `matmul` is: no op in between
 /// writes what it reads, or reads or writes what it writes. Distinct
@@ -86,8 +81,8 @@ Value rootBuffer(Value v) {
 bool canRunAt(linalg::GenericOp generic, Operation *matmul) {
   llvm::SmallPtrSet<Value, 4> inputs, outputs;
   for (Value input : generic.getDpsInputs())
-    inputs.insert(rootBuffer(input));
-  outputs.insert(rootBuffer(generic.getDpsInits()[0]));
+    inputs.insert(mpt::rootOf(input));
+  outputs.insert(mpt::rootOf(generic.getDpsInits()[0]));
   for (Operation *op = matmul->getNextNode(); op != generic.getOperation();
        op = op->getNextNode()) {
     if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
@@ -103,7 +98,7 @@ bool canRunAt(linalg::GenericOp generic, Operation *matmul) {
       Value value = effect.getValue();
       if (!value)
         return false;
-      Value root = rootBuffer(value);
+      Value root = mpt::rootOf(value);
       if (outputs.contains(root) ||
           (!isa<MemoryEffects::Read>(effect.getEffect()) &&
            inputs.contains(root)))
@@ -163,9 +158,9 @@ std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
     return std::nullopt;
   // Blocks store results while others still read A and B: the output must
   // not be either.
-  Value outRoot = rootBuffer(init->get());
+  Value outRoot = mpt::rootOf(init->get());
   for (Value operand : matmul->getOperands())
-    if (operand != acc && rootBuffer(operand) == outRoot)
+    if (operand != acc && mpt::rootOf(operand) == outRoot)
       return std::nullopt;
   // The temporary: filled with zeros (or a copy of zeros) before the matmul
   // (the kernel starts from zero), read by the generic, otherwise only freed

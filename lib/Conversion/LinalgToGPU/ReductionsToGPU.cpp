@@ -198,24 +198,16 @@ struct ReductionsToGPUPass
   }
 
   /// A fill of a constant into the output just before `r` (no op in between
-  /// touches the output), or into a buffer copied to the output (as
-  /// bufferization writes the initial value of a reduction whose filled
-  /// tensor has other uses): the constant becomes the initial value in the
-  /// kernel, and the fill, or the copy, goes.
+  /// touches the output; mpt-copies-to-fills turns the copy of a filled
+  /// buffer into such a fill): the constant becomes the initial value in
+  /// the kernel, and the fill goes.
   void foldFill(Reduction &r) {
     Value out = r.output();
     for (OpOperand *input : r.op.getDpsInputOperands())
       if (mpt::mayAlias(mpt::rootOf(input->get()), mpt::rootOf(out)))
         return;
-    memref::CopyOp copy;
     for (Operation *prev = r.op->getPrevNode(); prev;
          prev = prev->getPrevNode()) {
-      if (auto c = dyn_cast<memref::CopyOp>(prev);
-          c && !copy && c.getTarget() == out) {
-        copy = c;
-        out = c.getSource();
-        continue;
-      }
       if (auto fill = dyn_cast<linalg::FillOp>(prev);
           fill && fill.hasPureBufferSemantics() &&
           fill.getDpsInits()[0] == out) {
@@ -225,10 +217,7 @@ struct ReductionsToGPUPass
             cast<TypedAttr>(value).getType() != r.accType())
           return;
         r.init = cast<TypedAttr>(value);
-        if (copy)
-          copy.erase();
-        else
-          fill.erase();
+        fill.erase();
         return;
       }
       mpt::Accesses a = mpt::accessesOf(prev);

@@ -89,6 +89,9 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   split.full = false;
   pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
   parseInto(pm, kBufferize);
+  // Fills rather than copies of filled buffers (the zeros that matmuls and
+  // reductions start from).
+  pm.addNestedPass<func::FuncOp>(createCopiesToFills());
   ConvertLinalgToTensorCoresOptions tc;
   tc.chip = options.chip;
   tc.blockTile = options.blockTile;
