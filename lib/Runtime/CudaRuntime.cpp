@@ -256,18 +256,21 @@ MPT_RUNTIME_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
 
 MPT_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                                    CUstream stream) {
+  ScopedContext context;
   CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                       reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream));
 }
 
 MPT_RUNTIME_EXPORT void mgpuMemset32(void *dst, unsigned int value,
                                      size_t count, CUstream stream) {
+  ScopedContext context;
   CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream));
 }
 
 MPT_RUNTIME_EXPORT void mgpuMemset16(void *dst, unsigned short value,
                                      size_t count, CUstream stream) {
+  ScopedContext context;
   CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count,
                          stream));
 }

@@ -4,7 +4,8 @@
 // CUDA driver (the cu* functions it calls, defined below), so that what the
 // runtime decides on the host can be checked without a GPU: streams reused
 // across calls, tensor maps encoded once per buffer and box, large dynamic
-// shared memory opted into before a launch.
+// shared memory opted into before a launch, a current context for the
+// stream-ordered copies and memsets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,8 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, CUstream stream,
                       void **params, void **extra, size_t paramsCount);
+void mgpuMemset32(void *dst, unsigned int value, size_t count, CUstream stream);
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream);
 void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2Promotion,
@@ -37,6 +40,9 @@ struct Calls {
   int launches = 0, sharedOptIns = 0, lastSharedOptIn = 0, lastLaunchShared = 0;
   int mapsEncoded = 0;
   std::vector<cuuint32_t> lastBox;
+  int contextDepth = 0; // contexts pushed and not popped
+  int memsets = 0, memsetsWithoutContext = 0;
+  int copies = 0, copiesWithoutContext = 0;
 } calls;
 } // namespace
 
@@ -60,8 +66,14 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
   *context = reinterpret_cast<CUcontext>(0x1);
   return CUDA_SUCCESS;
 }
-CUresult cuCtxPushCurrent(CUcontext) { return CUDA_SUCCESS; }
-CUresult cuCtxPopCurrent(CUcontext *) { return CUDA_SUCCESS; }
+CUresult cuCtxPushCurrent(CUcontext) {
+  ++calls.contextDepth;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxPopCurrent(CUcontext *) {
+  --calls.contextDepth;
+  return CUDA_SUCCESS;
+}
 CUresult cuStreamCreate(CUstream *stream, unsigned int) {
   ++calls.streamsCreated;
   *stream = reinterpret_cast<CUstream>(
@@ -131,12 +143,19 @@ CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t bytes) {
 }
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                        CUstream) {
+  ++calls.copies;
+  calls.copiesWithoutContext += calls.contextDepth == 0;
   std::memcpy(reinterpret_cast<void *>(dst),
               reinterpret_cast<const void *>(src), bytes);
   return CUDA_SUCCESS;
 }
-CUresult cuMemsetD32Async(CUdeviceptr, unsigned int, size_t, CUstream) {
-  return CUDA_ERROR_NOT_SUPPORTED;
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned int value, size_t count,
+                          CUstream) {
+  ++calls.memsets;
+  calls.memsetsWithoutContext += calls.contextDepth == 0;
+  for (size_t i = 0; i < count; ++i)
+    reinterpret_cast<unsigned int *>(dst)[i] = value;
+  return CUDA_SUCCESS;
 }
 CUresult cuMemsetD16Async(CUdeviceptr, unsigned short, size_t, CUstream) {
   return CUDA_ERROR_NOT_SUPPORTED;
@@ -241,6 +260,24 @@ TEST(CudaRuntime, LargeSharedMemoryIsOptedIntoBeforeTheLaunch) {
                    nullptr, 0);
   EXPECT_EQ(calls.sharedOptIns, optIns + 1);
   EXPECT_EQ(calls.launches, launches + 2);
+}
+
+TEST(CudaRuntime, CopiesAndMemsetsRunWithACurrentContext) {
+  // The driver API takes the context of a stream-ordered copy or memset
+  // from the calling thread, on which the runtime keeps none between calls
+  // (the reduction kernels' counters are zeroed by mgpuMemset32).
+  CUstream stream = mgpuStreamCreate();
+  unsigned int counters[3] = {7, 7, 7}, copy[3] = {0, 0, 0};
+  int memsets = calls.memsets, copies = calls.copies;
+  mgpuMemset32(counters, 0, 3, stream);
+  mgpuMemcpy(copy, counters, sizeof counters, stream);
+  EXPECT_EQ(calls.memsets, memsets + 1);
+  EXPECT_EQ(calls.copies, copies + 1);
+  EXPECT_EQ(calls.memsetsWithoutContext, 0);
+  EXPECT_EQ(calls.copiesWithoutContext, 0);
+  EXPECT_EQ(calls.contextDepth, 0);
+  EXPECT_EQ(copy[0] + copy[1] + copy[2], 0u);
+  mgpuStreamDestroy(stream);
 }
 
 } // namespace
