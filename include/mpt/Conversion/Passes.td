@@ -369,7 +369,11 @@ def GPUHostMemory : Pass<"mpt-gpu-host-memory", "::mlir::func::FuncOp"> {
     and a constant (`memref.get_global`) is copied to a device buffer once.
     Runs of host ops that still read or write memory (scalar code left by
     bufferization) are wrapped into one single-thread `gpu.launch` each.
-    The function's memref arguments are taken to be device memory.
+    The function's memref arguments are taken to be device memory. Static
+    allocations, constants and views move to the start of the function,
+    and after them the TMA descriptors of the wgmma kernels: a host op with
+    effects in the middle would end the stream that `gpu-async-region`
+    builds, a host synchronization before every wgmma kernel.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

@@ -94,6 +94,26 @@ struct GPUHostMemoryPass
       last = op;
       hoisted.insert(op);
     }
+    // Then the TMA descriptors of the wgmma kernels, and the casts that
+    // pass them on: the driver encodes a buffer's address and shape, not
+    // its data. A host op with effects ends the stream that
+    // gpu-async-region builds (a host synchronization): before each wgmma
+    // kernel, where they were; once, when only the allocations are in
+    // flight, here.
+    for (Operation *op : ops) {
+      if (!isa<nvgpu::TmaCreateDescriptorOp, UnrealizedConversionCastOp>(op) ||
+          !llvm::all_of(op->getOperands(), [&](Value v) {
+            Operation *def = v.getDefiningOp();
+            return !def || hoisted.contains(def);
+          }))
+        continue;
+      if (last)
+        op->moveAfter(last);
+      else
+        op->moveBefore(&body, body.begin());
+      last = op;
+      hoisted.insert(op);
+    }
   }
 
   /// The maximal runs of ops between the ops that stay on the host.
