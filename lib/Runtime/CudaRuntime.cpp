@@ -146,6 +146,8 @@ MPT_RUNTIME_EXPORT CUstream mgpuStreamCreate() {
 }
 
 /// Keeps the stream for the next mgpuStreamCreate (at most 64 are kept).
+static void releaseCachedBuffers(CUstream stream);
+
 MPT_RUNTIME_EXPORT void mgpuStreamDestroy(CUstream stream) {
   if (!stream)
     return;
@@ -157,6 +159,9 @@ MPT_RUNTIME_EXPORT void mgpuStreamDestroy(CUstream stream) {
       return;
     }
   }
+  // A later stream may get this handle: it must not find buffers that
+  // this one's work may still use.
+  releaseCachedBuffers(stream);
   CHECK(cuStreamDestroy(stream));
 }
 
@@ -214,33 +219,75 @@ bool usePool() {
 }
 } // namespace
 
+namespace {
+/// Device buffers that host code freed, by stream and size, for the next
+/// mgpuMemAlloc of that size on that stream. Every call of a lowered
+/// function allocates and frees the same temporaries (tens per training
+/// step), and each would otherwise be a driver call of about a
+/// microsecond. Reuse on the freeing stream is ordered after the work that
+/// used the buffer; the buffers of a stream that the pool destroys go back
+/// to the driver first. The memory is kept, as the memory pool keeps it.
+struct BufferCache {
+  std::mutex mutex;
+  std::map<std::pair<CUstream, uint64_t>, std::vector<CUdeviceptr>> free;
+  std::map<CUdeviceptr, uint64_t> sizes; // every cached-kind buffer
+};
+BufferCache &bufferCache() {
+  static BufferCache *cache = new BufferCache; // outlives static destructors
+  return *cache;
+}
+} // namespace
+
 /// Device memory, in stream order from the device's memory pool where the
 /// device has one: the temporaries of a step are allocated and freed at
 /// every call, and cuMemAlloc/cuMemFree would synchronize the device each
-/// time. Managed memory when `isHostShared`.
+/// time. Managed memory when `isHostShared`. A buffer of the size freed
+/// before on `stream` comes from the cache, without the driver.
 MPT_RUNTIME_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream,
                                       bool isHostShared) {
-  ScopedContext context;
-  CUdeviceptr ptr = 0;
   if (sizeBytes == 0)
     return nullptr;
+  BufferCache &cache = bufferCache();
+  if (!isHostShared) {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.free.find({stream, sizeBytes});
+    if (it != cache.free.end() && !it->second.empty()) {
+      CUdeviceptr ptr = it->second.back();
+      it->second.pop_back();
+      return reinterpret_cast<void *>(ptr);
+    }
+  }
+  ScopedContext context;
+  CUdeviceptr ptr = 0;
   if (isHostShared) {
     CHECK(cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL));
     std::lock_guard<std::mutex> lock(managedMutex);
     managed.insert(ptr);
-  } else if (usePool()) {
-    CHECK(cuMemAllocAsync(&ptr, sizeBytes, stream));
   } else {
-    CHECK(cuMemAlloc(&ptr, sizeBytes));
+    if (usePool())
+      CHECK(cuMemAllocAsync(&ptr, sizeBytes, stream));
+    else
+      CHECK(cuMemAlloc(&ptr, sizeBytes));
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    cache.sizes[ptr] = sizeBytes;
   }
   return reinterpret_cast<void *>(ptr);
 }
 
 MPT_RUNTIME_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
-  ScopedContext context;
   auto device = reinterpret_cast<CUdeviceptr>(ptr);
   if (!device)
     return;
+  {
+    BufferCache &cache = bufferCache();
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    auto it = cache.sizes.find(device);
+    if (it != cache.sizes.end()) {
+      cache.free[{stream, it->second}].push_back(device);
+      return;
+    }
+  }
+  ScopedContext context;
   {
     std::lock_guard<std::mutex> lock(managedMutex);
     if (managed.erase(device)) {
@@ -252,6 +299,35 @@ MPT_RUNTIME_EXPORT void mgpuMemFree(void *ptr, CUstream stream) {
     CHECK(cuMemFreeAsync(device, stream));
   else
     CHECK(cuMemFree(device));
+}
+
+/// Frees the cached buffers of `stream` in its order.
+static void releaseCachedBuffers(CUstream stream) {
+  BufferCache &cache = bufferCache();
+  std::vector<CUdeviceptr> buffers;
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    for (auto it = cache.free.begin(); it != cache.free.end();) {
+      if (it->first.first != stream) {
+        ++it;
+        continue;
+      }
+      for (CUdeviceptr ptr : it->second) {
+        buffers.push_back(ptr);
+        cache.sizes.erase(ptr);
+      }
+      it = cache.free.erase(it);
+    }
+  }
+  if (buffers.empty())
+    return;
+  ScopedContext context;
+  for (CUdeviceptr ptr : buffers) {
+    if (usePool())
+      CHECK(cuMemFreeAsync(ptr, stream));
+    else
+      CHECK(cuMemFree(ptr));
+  }
 }
 
 MPT_RUNTIME_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,

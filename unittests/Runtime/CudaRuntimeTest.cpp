@@ -5,7 +5,7 @@
 // runtime decides on the host can be checked without a GPU: streams reused
 // across calls, tensor maps encoded once per buffer and box, large dynamic
 // shared memory opted into before a launch, a current context for the
-// stream-ordered copies and memsets.
+// stream-ordered copies and memsets, freed buffers reused in stream order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,8 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       void **params, void **extra, size_t paramsCount);
 void mgpuMemset32(void *dst, unsigned int value, size_t count, CUstream stream);
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream);
+void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream, bool isHostShared);
+void mgpuMemFree(void *ptr, CUstream stream);
 void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2Promotion,
@@ -43,6 +45,7 @@ struct Calls {
   int contextDepth = 0; // contexts pushed and not popped
   int memsets = 0, memsetsWithoutContext = 0;
   int copies = 0, copiesWithoutContext = 0;
+  int allocs = 0, frees = 0;
 } calls;
 } // namespace
 
@@ -123,6 +126,7 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType,
 }
 // Device memory is host memory here.
 CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
+  ++calls.allocs;
   *ptr = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
   return CUDA_SUCCESS;
 }
@@ -133,6 +137,7 @@ CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes, CUstream) {
   return cuMemAlloc(ptr, bytes);
 }
 CUresult cuMemFree(CUdeviceptr ptr) {
+  ++calls.frees;
   std::free(reinterpret_cast<void *>(ptr));
   return CUDA_SUCCESS;
 }
@@ -278,6 +283,47 @@ TEST(CudaRuntime, CopiesAndMemsetsRunWithACurrentContext) {
   EXPECT_EQ(calls.contextDepth, 0);
   EXPECT_EQ(copy[0] + copy[1] + copy[2], 0u);
   mgpuStreamDestroy(stream);
+}
+
+TEST(CudaRuntime, FreedBuffersAreReusedOnTheirStream) {
+  // A lowered function allocates and frees the same temporaries at every
+  // call: the second call needs no driver allocation.
+  CUstream stream = mgpuStreamCreate();
+  int allocs = calls.allocs, frees = calls.frees;
+  void *a = mgpuMemAlloc(1000, stream, false);
+  void *b = mgpuMemAlloc(4096, stream, false);
+  mgpuMemFree(a, stream);
+  mgpuMemFree(b, stream);
+  EXPECT_EQ(calls.allocs, allocs + 2);
+  EXPECT_EQ(calls.frees, frees);
+  EXPECT_EQ(mgpuMemAlloc(4096, stream, false), b);
+  EXPECT_EQ(mgpuMemAlloc(1000, stream, false), a);
+  EXPECT_EQ(calls.allocs, allocs + 2);
+  // Another size, or another stream (not ordered after the work that used
+  // the buffer), gets a new buffer.
+  mgpuMemFree(a, stream);
+  void *c = mgpuMemAlloc(999, stream, false);
+  EXPECT_NE(c, a);
+  CUstream other = mgpuStreamCreate();
+  void *d = mgpuMemAlloc(1000, other, false);
+  EXPECT_NE(d, a);
+  EXPECT_EQ(calls.allocs, allocs + 4);
+  mgpuMemFree(b, stream);
+  mgpuMemFree(c, stream);
+  mgpuMemFree(d, other);
+  mgpuStreamDestroy(other);
+  mgpuStreamDestroy(stream);
+  // A stream that the pool destroys (beyond 64 kept) returns its buffers
+  // to the driver first.
+  std::vector<CUstream> many;
+  for (int i = 0; i < 70; ++i)
+    many.push_back(mgpuStreamCreate());
+  frees = calls.frees;
+  void *e = mgpuMemAlloc(512, many.back(), false);
+  mgpuMemFree(e, many.back());
+  for (CUstream s : many)
+    mgpuStreamDestroy(s);
+  EXPECT_EQ(calls.frees, frees + 1);
 }
 
 } // namespace
