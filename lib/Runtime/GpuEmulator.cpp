@@ -1,6 +1,7 @@
 //===- GpuEmulator.cpp - running GPU kernels on the CPU -------------------===//
 //
-// One launch runs its blocks in order; the threads of a block are fibers
+// One launch runs its blocks in order (in reverse with
+// MPT_EMU_BLOCK_ORDER=reverse); the threads of a block are fibers
 // (ucontext) on the calling thread. A fiber runs until it blocks at a
 // barrier or a warp-wide instruction, or ends; then the first ready one (in
 // thread order) runs. This schedule is deterministic and adversarial for
@@ -889,14 +890,21 @@ void mpt_emu_launch(int64_t name, int64_t gx, int64_t gy, int64_t gz,
   l.warpgroups.resize(l.warpgroupOps.size());
   for (int64_t i = 0; i < l.threads; ++i)
     l.stacks.push_back(static_cast<char *>(std::malloc(kStackBytes)));
-  for (int64_t z = 0; z < gz; ++z)
-    for (int64_t y = 0; y < gy; ++y)
-      for (int64_t x = 0; x < gx; ++x) {
-        l.blockId[0] = x;
-        l.blockId[1] = y;
-        l.blockId[2] = z;
-        runBlock(l);
-      }
+  // MPT_EMU_BLOCK_ORDER=reverse runs the last block first: a kernel whose
+  // blocks hand work to one another (the last block to finish a reduction)
+  // must not depend on the order.
+  static const bool reverse = [] {
+    const char *order = std::getenv("MPT_EMU_BLOCK_ORDER");
+    return order && std::strcmp(order, "reverse") == 0;
+  }();
+  const int64_t blocks = gx * gy * gz;
+  for (int64_t i = 0; i < blocks; ++i) {
+    int64_t b = reverse ? blocks - 1 - i : i;
+    l.blockId[0] = b % gx;
+    l.blockId[1] = b / gx % gy;
+    l.blockId[2] = b / (gx * gy);
+    runBlock(l);
+  }
   for (char *stack : l.stacks)
     std::free(stack);
   std::free(l.shared);
