@@ -74,46 +74,41 @@ struct GPUHostMemoryPass
     SmallVector<Operation *> ops;
     for (Operation &op : body)
       ops.push_back(&op);
-    for (Operation *op : ops) {
-      // Buffers, constants, views and index arithmetic: anything without
-      // memory effects or regions, and static allocations.
-      bool candidate = (isa<memref::AllocOp>(op) &&
-                        cast<memref::AllocOp>(op).getDynamicSizes().empty()) ||
-                       isa<memref::GetGlobalOp>(op) ||
-                       (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-                        !op->hasTrait<OpTrait::IsTerminator>());
-      if (!candidate || !llvm::all_of(op->getOperands(), [&](Value v) {
-            Operation *def = v.getDefiningOp();
-            return !def || hoisted.contains(def);
-          }))
-        continue;
-      if (last)
-        op->moveAfter(last);
-      else
-        op->moveBefore(&body, body.begin());
-      last = op;
-      hoisted.insert(op);
-    }
+    // Moves the ops that `candidate` takes, in order, after what moved
+    // before, once all their operands have moved (or are arguments).
+    auto hoist = [&](function_ref<bool(Operation *)> candidate) {
+      for (Operation *op : ops) {
+        if (!candidate(op) || !llvm::all_of(op->getOperands(), [&](Value v) {
+              Operation *def = v.getDefiningOp();
+              return !def || hoisted.contains(def);
+            }))
+          continue;
+        if (last)
+          op->moveAfter(last);
+        else
+          op->moveBefore(&body, body.begin());
+        last = op;
+        hoisted.insert(op);
+      }
+    };
+    // Buffers, constants, views and index arithmetic: anything without
+    // memory effects or regions, and static allocations.
+    hoist([](Operation *op) {
+      return (isa<memref::AllocOp>(op) &&
+              cast<memref::AllocOp>(op).getDynamicSizes().empty()) ||
+             isa<memref::GetGlobalOp>(op) ||
+             (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+              !op->hasTrait<OpTrait::IsTerminator>());
+    });
     // Then the TMA descriptors of the wgmma kernels, and the casts that
     // pass them on: the driver encodes a buffer's address and shape, not
     // its data. A host op with effects ends the stream that
     // gpu-async-region builds (a host synchronization): before each wgmma
     // kernel, where they were; once, when only the allocations are in
     // flight, here.
-    for (Operation *op : ops) {
-      if (!isa<nvgpu::TmaCreateDescriptorOp, UnrealizedConversionCastOp>(op) ||
-          !llvm::all_of(op->getOperands(), [&](Value v) {
-            Operation *def = v.getDefiningOp();
-            return !def || hoisted.contains(def);
-          }))
-        continue;
-      if (last)
-        op->moveAfter(last);
-      else
-        op->moveBefore(&body, body.begin());
-      last = op;
-      hoisted.insert(op);
-    }
+    hoist([](Operation *op) {
+      return isa<nvgpu::TmaCreateDescriptorOp, UnrealizedConversionCastOp>(op);
+    });
   }
 
   /// The maximal runs of ops between the ops that stay on the host.
