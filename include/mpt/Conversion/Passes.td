@@ -77,7 +77,15 @@ def ConvertLinalgToTensorCores
       accumulators per thread; `block-tile` at most 64x256 or 128x128) from
       stages of that tile alone (up to 6); the ring orders them, so that one
       consumer's products run while the other stores its tile (CUTLASS's
-      ping-pong schedule).
+      ping-pong schedule). An operand that a `linalg.transpose` of its last
+      two dimensions wrote (the backward pass's `transpose_a` /
+      `transpose_b`: dW = X^T dY, dX = dY W^T) is read from the transpose's
+      input as it lies in memory: A^T (K x M) as M-major tiles of 64 x 64
+      boxes, B^T (N x K) as a K-major tile of one BN x 64 box, the wgmma
+      layouts transposed to match (M must then be a multiple of 8 for A^T;
+      nothing in between may write either buffer). The transpose goes when
+      nothing after it reads its result; the remark says ", A read from the
+      transpose's input (M-major tiles)" (B: K-major).
 
     Block order: the GPU starts blocks in the order of their linear id, so
     the kernels map that id to tiles of C in groups of `group-m` rows of

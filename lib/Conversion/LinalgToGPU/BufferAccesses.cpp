@@ -4,11 +4,14 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -104,4 +107,78 @@ bool mpt::independent(const Accesses &x, const Accesses &y) {
   };
   return !conflict(x.writes, y.reads) && !conflict(x.writes, y.writes) &&
          !conflict(y.writes, x.reads);
+}
+
+namespace {
+/// Whether `use` of a buffer only writes it (the target of a fill,
+/// transpose or copy, which have no other effects).
+bool writesOnly(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isa<linalg::FillOp, linalg::TransposeOp>(user))
+    return cast<DestinationStyleOpInterface>(user).isDpsInit(&use);
+  if (auto copy = dyn_cast<memref::CopyOp>(user))
+    return use.get() == copy.getTarget() && copy.getSource() != use.get();
+  return false;
+}
+
+/// The uses of `alloc` and of the views of it, views before their users.
+SmallVector<OpOperand *> usesThroughViews(memref::AllocOp alloc) {
+  SmallVector<OpOperand *> uses;
+  SmallVector<Value> worklist{alloc};
+  while (!worklist.empty()) {
+    Value view = worklist.pop_back_val();
+    for (OpOperand &use : view.getUses()) {
+      uses.push_back(&use);
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp,
+              memref::SubViewOp>(use.getOwner()))
+        worklist.push_back(use.getOwner()->getResult(0));
+    }
+  }
+  return uses;
+}
+
+/// Whether `use` reads the buffer: not a view, free or write-only use.
+bool mayRead(OpOperand &use) {
+  return !isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp,
+              memref::SubViewOp, memref::DeallocOp>(use.getOwner()) &&
+         !writesOnly(use);
+}
+} // namespace
+
+bool mpt::eraseDeadWrite(Operation *writer, Value buffer) {
+  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != writer->getBlock())
+    return false;
+  // (The allocation is made anew each time the block runs: the uses before
+  // the writer in the block read earlier values.)
+  Block *block = writer->getBlock();
+  for (OpOperand *use : usesThroughViews(alloc)) {
+    Operation *user = block->findAncestorOpInBlock(*use->getOwner());
+    if (!user ||
+        (user != writer && writer->isBeforeInBlock(user) && mayRead(*use)))
+      return false;
+  }
+  writer->erase();
+  eraseIfUnread(alloc);
+  return true;
+}
+
+bool mpt::eraseIfUnread(Value buffer) {
+  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return false;
+  SmallVector<Operation *> users;
+  for (OpOperand *use : usesThroughViews(alloc)) {
+    if (mayRead(*use))
+      return false;
+    users.push_back(use->getOwner());
+  }
+  // (An op may use two views of the buffer: references go first.)
+  llvm::SetVector<Operation *> unique(users.begin(), users.end());
+  for (Operation *user : unique)
+    user->dropAllReferences();
+  for (Operation *user : unique)
+    user->erase();
+  alloc.erase();
+  return true;
 }

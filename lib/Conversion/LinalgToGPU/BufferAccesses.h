@@ -38,6 +38,16 @@ bool mayAlias(mlir::Value x, mlir::Value y);
 /// Whether the ops of `x` and `y` may run in either order.
 bool independent(const Accesses &x, const Accesses &y);
 
+/// Erases the allocation `buffer` if nothing reads it: its only users are
+/// views of it, frees, and ops that only write it (fills, transposes and
+/// copies into it), which go with it. Returns whether it did.
+bool eraseIfUnread(mlir::Value buffer);
+
+/// Erases `writer`, an op that only writes the allocation `buffer` (in the
+/// same block), if no op after it in the block may read the buffer, and
+/// then the buffer if nothing reads it at all. Returns whether `writer` went.
+bool eraseDeadWrite(mlir::Operation *writer, mlir::Value buffer);
+
 } // namespace mpt
 
 #endif // MPT_LIB_CONVERSION_LINALGTOGPU_BUFFERACCESSES_H

@@ -54,31 +54,7 @@ struct CopiesToFillsPass
         copy.erase();
       }
     for (Value source : sources)
-      eraseIfUnread(source);
-  }
-
-  /// Erases an allocation that is only filled, viewed and freed (no longer
-  /// copied), with those ops.
-  static void eraseIfUnread(Value buffer) {
-    auto alloc = buffer.getDefiningOp<memref::AllocOp>();
-    if (!alloc)
-      return;
-    SmallVector<Operation *> users, worklist{alloc};
-    while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      for (Operation *user : op->getUsers()) {
-        if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp,
-                memref::SubViewOp>(user))
-          worklist.push_back(user);
-        else if (!isa<linalg::FillOp, memref::DeallocOp>(user))
-          return;
-        users.push_back(user);
-      }
-    }
-    // A view comes before its users in `users`: erase in reverse.
-    for (Operation *user : llvm::reverse(users))
-      user->erase();
-    alloc.erase();
+      mpt::eraseIfUnread(source);
   }
 
   /// The constant that the source of `copy` holds everywhere: the value of

@@ -25,6 +25,10 @@ struct MatmulInfo {
   int64_t batch = 0; // 0: linalg.matmul
   int64_t m, n, k;
   mlir::Type element;
+  /// `a` holds A transposed (K x M, batch first), `b` B transposed (N x K):
+  /// the input of a linalg.transpose the matmul read (the wgmma kernel
+  /// only, which reads such operands as M-major A and K-major B tiles).
+  bool transposedA = false, transposedB = false;
 };
 
 /// Index arithmetic on `index` values.

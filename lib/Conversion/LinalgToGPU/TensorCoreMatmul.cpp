@@ -9,6 +9,8 @@
 
 #include "TensorCoreKernels.h"
 
+#include "BufferAccesses.h"
+
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,6 +26,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+
+#include <numeric>
 
 namespace mpt {
 #define GEN_PASS_DEF_CONVERTLINALGTOTENSORCORES
@@ -175,6 +179,84 @@ int64_t mmaSyncSharedBytes(const Tiles &t, Type element) {
   return t.stages * bytes * (t.bm * (t.bk + padA) + t.bk * (t.bn + padB));
 }
 
+/// The linalg.transpose that last wrote `operand` of `matmul`, if the
+/// matmul may read the transpose's input instead: the transpose writes
+/// `operand` itself, or a view of it that splits its batch dimension, or
+/// what `operand` is such a view of (a batch_matmul with several batch
+/// dimensions bufferizes to either), and swaps
+/// the last two dimensions, keeping the others in place; nothing between the
+/// two ops writes the operand or the input, which is a statically shaped
+/// memref with the identity layout (what a TMA tensor map takes).
+static linalg::TransposeOp transposeBefore(Operation *matmul, Value operand) {
+  Value root = mpt::rootOf(operand);
+  SmallVector<Value> written;
+  auto writes = [](ArrayRef<Value> buffers, Value buffer) {
+    return llvm::any_of(buffers,
+                        [&](Value w) { return mpt::mayAlias(w, buffer); });
+  };
+  for (Operation *prev = matmul->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    mpt::Accesses a = mpt::accessesOf(prev);
+    if (a.unknown)
+      return {};
+    if (!writes(a.writes, root)) {
+      llvm::append_range(written, a.writes);
+      continue;
+    }
+    auto transpose = dyn_cast<linalg::TransposeOp>(prev);
+    if (!transpose || !transpose.hasPureBufferSemantics())
+      return {};
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    int64_t rank = perm.size();
+    Value init = transpose.getInit();
+    int64_t operandRank = cast<MemRefType>(operand.getType()).getRank();
+    if (init != operand) {
+      // The transpose writes a view of the operand that splits its batch
+      // (reassociation [[0 .. rank - 3], [rank - 2], [rank - 1]]), or the
+      // operand is such a view of what the transpose writes.
+      auto splitsBatch = [&](ArrayRef<ReassociationIndices> groups) {
+        return operandRank == 3 && groups.size() == 3 &&
+               groups[0].size() == static_cast<size_t>(rank - 2);
+      };
+      auto expand = init.getDefiningOp<memref::ExpandShapeOp>();
+      auto collapse = operand.getDefiningOp<memref::CollapseShapeOp>();
+      if (!(expand && expand.getSrc() == operand &&
+            splitsBatch(expand.getReassociationIndices())) &&
+          !(collapse && collapse.getSrc() == init &&
+            splitsBatch(collapse.getReassociationIndices())))
+        return {};
+    }
+    if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
+      return {};
+    for (int64_t d = 0; d < rank - 2; ++d)
+      if (perm[d] != d)
+        return {};
+    auto type = dyn_cast<MemRefType>(transpose.getInput().getType());
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        writes(written, mpt::rootOf(transpose.getInput())))
+      return {};
+    return transpose;
+  }
+  return {};
+}
+
+/// The input of `transpose` (see transposeBefore) with the shape of the
+/// matmul operand it stands for, transposed: its batch dimensions collapsed
+/// into one where the transpose wrote a view that split them.
+static Value transposedOperand(OpBuilder &b, linalg::TransposeOp transpose,
+                               Value operand) {
+  Value input = transpose.getInput();
+  auto type = cast<MemRefType>(input.getType());
+  int64_t rank = type.getRank();
+  if (rank == cast<MemRefType>(operand.getType()).getRank())
+    return input;
+  ReassociationIndices batch(rank - 2);
+  std::iota(batch.begin(), batch.end(), 0);
+  return memref::CollapseShapeOp::create(
+      b, transpose.getLoc(), input,
+      ArrayRef<ReassociationIndices>{batch, {rank - 2}, {rank - 1}});
+}
+
 struct ConvertLinalgToTensorCoresPass
     : public mpt::impl::ConvertLinalgToTensorCoresBase<
           ConvertLinalgToTensorCoresPass> {
@@ -237,6 +319,34 @@ struct ConvertLinalgToTensorCoresPass
       std::optional<FusedEpilogue> epilogue = findFusedEpilogue(op, info->c);
       std::string whyNotWgmma;
       std::optional<WgmmaTiles> hopperTiles;
+      // The wgmma kernel reads a transposed operand (a backward matmul's)
+      // from the transpose's input: M-major A or K-major B tiles, no
+      // transpose kernel.
+      MatmulInfo hopperInfo = *info;
+      linalg::TransposeOp transposeA, transposeB;
+      // (Blocks store results while others still read the input: the fused
+      // epilogue's output must not be it.)
+      auto foldable = [&](linalg::TransposeOp t) {
+        return t && !(epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
+                                                mpt::rootOf(t.getInput())));
+      };
+      if (hopper && !info->element.isF32()) {
+        transposeA = transposeBefore(op, info->a);
+        transposeB = transposeBefore(op, info->b);
+        if (!foldable(transposeA))
+          transposeA = {};
+        if (!foldable(transposeB))
+          transposeB = {};
+        OpBuilder b(op);
+        if (transposeA) {
+          hopperInfo.a = transposedOperand(b, transposeA, info->a);
+          hopperInfo.transposedA = true;
+        }
+        if (transposeB) {
+          hopperInfo.b = transposedOperand(b, transposeB, info->b);
+          hopperInfo.transposedB = true;
+        }
+      }
       if (hopper) {
         WgmmaOptions wgmma;
         wgmma.blockTile = blockTile;
@@ -245,7 +355,17 @@ struct ConvertLinalgToTensorCoresPass
         wgmma.persistent = persistent || pingpong;
         wgmma.pingpong = pingpong;
         wgmma.sms = sms;
-        hopperTiles = chooseWgmmaTiles(*info, wgmma, whyNotWgmma);
+        hopperTiles = chooseWgmmaTiles(hopperInfo, wgmma, whyNotWgmma);
+        if (!hopperTiles &&
+            (hopperInfo.transposedA || hopperInfo.transposedB)) {
+          // (Without the views of the inputs made for it.)
+          for (Value v : {hopperInfo.a, hopperInfo.b})
+            if (auto view = v.getDefiningOp<memref::CollapseShapeOp>();
+                view && view->use_empty())
+              view->erase();
+          hopperInfo = *info;
+          hopperTiles = chooseWgmmaTiles(hopperInfo, wgmma, whyNotWgmma);
+        }
       }
       std::optional<Tiles> tiles;
       if (!hopperTiles) {
@@ -289,7 +409,7 @@ struct ConvertLinalgToTensorCoresPass
       if (hopperTiles) {
         const WgmmaTiles &t = *hopperTiles;
         order = BlockOrder::of(*info, t.bm, t.bn, groupM);
-        buildWgmmaKernel(b, loc, *info, t, groupM, store);
+        buildWgmmaKernel(b, loc, hopperInfo, t, groupM, store);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
            << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
@@ -297,6 +417,10 @@ struct ConvertLinalgToTensorCoresPass
            << (t.pingpong ? " on alternate tiles" : "") << ", " << t.stages
            << "-stage mbarrier pipeline, " << t.sharedBytes()
            << " bytes of shared memory";
+        if (hopperInfo.transposedA)
+          os << ", A read from the transpose's input (M-major tiles)";
+        if (hopperInfo.transposedB)
+          os << ", B read from the transpose's input (K-major tiles)";
         if (t.specialized)
           os << ", warp-specialized (a producer warpgroup issues the copies)";
         if (t.persistentBlocks) {
@@ -338,6 +462,13 @@ struct ConvertLinalgToTensorCoresPass
                               : std::string())
                       << " on Tensor Cores: " << kernel;
       op->erase();
+      // A transpose whose result nothing after it reads goes (and its
+      // buffer, if nothing reads that at all).
+      if (hopperTiles && hopperInfo.transposedA)
+        mpt::eraseDeadWrite(transposeA, mpt::rootOf(info->a));
+      if (hopperTiles && hopperInfo.transposedB &&
+          !(transposeB == transposeA && hopperInfo.transposedA))
+        mpt::eraseDeadWrite(transposeB, mpt::rootOf(info->b));
       // The kernel starts from zero and stores the epilogue's results: the
       // fill, the generic and the temporary go.
       if (epilogue)

@@ -10,7 +10,12 @@
 // s holds A's bm x 64 tile (one TMA box) and B's 64 x bn tile as bn / 64
 // boxes of 64 x 64 (the widest box a 128-byte swizzle allows), side by side,
 // which is the N-major layout the B descriptor describes (leading byte offset
-// 64 x 128 bytes between boxes).
+// 64 x 128 bytes between boxes). A transposed operand (the input of a
+// linalg.transpose the matmul read, MatmulInfo::transposedA/B) stays as it
+// is in memory: A^T (K x M) as bm / 64 boxes of 64 x 64, M-major, one per
+// warpgroup; B^T (N x K) as one box of bn x 64, K-major. The wgmmas are
+// issued here (issueWgmmas), since nvgpu.warpgroup.mma steps through K-major
+// A and N-major B only.
 //
 // Pipeline: thread 0 issues the TMA copies of the first `stages` K tiles.
 // Iteration kt waits for its stage's mbarrier phase, issues the products and
@@ -70,6 +75,64 @@ int64_t stageBytes(int64_t bm, int64_t bn) {
 int64_t epilogueBytes(int64_t bm, int64_t bn) {
   return bm * (bn + kStagePad) * 4;
 }
+
+/// The wgmmas of one K tile for a warpgroup's `rows` x `bn` accumulators
+/// `acc`: m64nBNk16 for each 64 rows and each 16 of K, between a fence and
+/// a commit, then a wait until at most this group is in flight. `descA`
+/// addresses the warpgroup's first 64 rows of A (8 KiB whether K-major or
+/// M-major), `descB` the stage's B. Per 16 of K the descriptors move 16
+/// elements along the 128-byte rows (K-major: 32 bytes) or 16 rows of 128
+/// bytes on (MN-major: 2 KiB); descriptors count in units of 16 bytes.
+/// (nvgpu.warpgroup.mma steps through K-major A and N-major B only.)
+Value issueWgmmas(OpBuilder &b, Location loc, const MatmulInfo &info,
+                  int64_t rows, int64_t bn, Value descA, Value descB,
+                  Value acc) {
+  MLIRContext *ctx = b.getContext();
+  Type i64 = b.getI64Type(), f32 = b.getF32Type();
+  auto cast = [&](Type type, Value value) {
+    return UnrealizedConversionCastOp::create(b, loc, type, value).getResult(0);
+  };
+  Value a = cast(i64, descA), bDesc = cast(i64, descB);
+  // The accumulators as the NVVM lowering holds them: one struct of bn / 2
+  // floats per 64 rows; the casts cancel there.
+  auto fragment =
+      LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(bn / 2, f32));
+  auto whole = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(rows / 64, fragment));
+  Value regs = cast(whole, acc);
+  auto advance = [&](Value desc, int64_t bytes) -> Value {
+    if (!bytes)
+      return desc;
+    return LLVM::AddOp::create(
+        b, loc, desc,
+        LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes >> 4)));
+  };
+  const int64_t alongRow = 16 * 2, downRows = 16 * 128, m64 = 64 * 128;
+  const int64_t aStep = info.transposedA ? downRows : alongRow;
+  const int64_t bStep = info.transposedB ? alongRow : downRows;
+  NVVM::WGMMATypes type =
+      info.element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  // NVVM's layouts: A row and B col are K-major.
+  NVVM::MMALayout layoutA =
+      info.transposedA ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  NVVM::MMALayout layoutB =
+      info.transposedB ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t m = 0; m < rows / 64; ++m) {
+    Value d = LLVM::ExtractValueOp::create(b, loc, regs, m);
+    for (int64_t k = 0; k < kWgmmaBlockK / 16; ++k)
+      d = NVVM::WgmmaMmaAsyncOp::create(
+          b, loc, fragment, d, advance(a, m * m64 + k * aStep),
+          advance(bDesc, k * bStep), NVVM::MMAShapeAttr::get(ctx, 64, bn, 16),
+          type, type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+          NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
+          NVVM::MMAIntOverflowAttr::get(ctx, NVVM::MMAIntOverflow::wrapped));
+    regs = LLVM::InsertValueOp::create(b, loc, regs, d, m);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(1));
+  return cast(acc.getType(), regs);
+}
 } // namespace
 
 int64_t WgmmaTiles::sharedBytes() const {
@@ -95,6 +158,10 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
   if (info.n % 8 || info.k % 8)
     return fail("N and K (" + Twine(info.n) + ", " + Twine(info.k) +
                 ") are not multiples of 8 (tensor-map rows of 16 bytes)");
+  if (info.transposedA && info.m % 8)
+    return fail("M = " + Twine(info.m) +
+                " is not a multiple of 8 (the rows of the transposed A, "
+                "tensor-map rows of 16 bytes)");
   if (info.batch && info.k % kWgmmaBlockK)
     return fail("K = " + Twine(info.k) +
                 " is not a multiple of 64 in a batch_matmul (its K tiles "
@@ -208,7 +275,11 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // argument types, which the GPU-to-NVVM conversion accepts; the casts
   // cancel once the nvgpu ops are lowered.
   auto pointer = LLVM::LLVMPointerType::get(ctx);
-  Value hostA = tensorMap(info.a, t.bm), hostB = tensorMap(info.b, bk);
+  // A: bm x 64 boxes, or (transposed, M-major) 64 x 64 boxes of K x M, bm / 64
+  // side by side; B: 64 x 64 boxes of K x N, bn / 64 side by side, or
+  // (transposed, K-major) one bn x 64 box of N x K.
+  Value hostA = tensorMap(info.a, info.transposedA ? bk : t.bm);
+  Value hostB = tensorMap(info.b, info.transposedB ? t.bn : bk);
   auto toPointer = [&](Value map) {
     return UnrealizedConversionCastOp::create(outer, loc, pointer, map)
         .getResult(0);
@@ -339,19 +410,32 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     nvgpu::MBarrierArriveExpectTxOp::create(
         lb, loc, barriers, lm.c(aBytes + bBytes), stage, Value());
     Value k0 = lm.mul(kt, bk);
-    Value aRow = tile.batch ? lm.add(lm.mul(tile.batch, info.m), tile.mBase)
-                            : tile.mBase;
-    nvgpu::TmaAsyncLoadOp::create(
-        lb, loc, view(lb, lm.mul(stage, aBytes), aBox.getShape(), el), barriers,
-        mapA, ValueRange{k0, aRow}, stage, Value(), Value());
-    Value bRow = tile.batch ? lm.add(lm.mul(tile.batch, info.k), k0) : k0;
-    for (int64_t box = 0; box < t.bn / 64; ++box)
+    // The row of the stacked batches where this tile's rows start, of
+    // `size` rows per batch.
+    auto stacked = [&](Value first, int64_t size) {
+      return tile.batch ? lm.add(lm.mul(tile.batch, size), first) : first;
+    };
+    auto load = [&](Value offset, MemRefType box, Value map, Value col,
+                    Value row) {
       nvgpu::TmaAsyncLoadOp::create(
-          lb, loc,
-          view(lb, lm.add(lm.mul(stage, bBytes), bRegion + box * boxBytes),
-               bBox.getShape(), el),
-          barriers, mapB, ValueRange{lm.add(tile.nBase, box * 64), bRow}, stage,
-          Value(), Value());
+          lb, loc, view(lb, offset, box.getShape(), el), barriers, map,
+          ValueRange{col, row}, stage, Value(), Value());
+    };
+    if (info.transposedA) {
+      for (int64_t box = 0; box < t.bm / 64; ++box)
+        load(lm.add(lm.mul(stage, aBytes), box * boxBytes), aBox, mapA,
+             lm.add(tile.mBase, box * 64), stacked(k0, info.k));
+    } else {
+      load(lm.mul(stage, aBytes), aBox, mapA, k0, stacked(tile.mBase, info.m));
+    }
+    if (info.transposedB) {
+      load(lm.add(lm.mul(stage, bBytes), bRegion), bBox, mapB, k0,
+           stacked(tile.nBase, info.n));
+    } else {
+      for (int64_t box = 0; box < t.bn / 64; ++box)
+        load(lm.add(lm.mul(stage, bBytes), bRegion + box * boxBytes), bBox,
+             mapB, lm.add(tile.nBase, box * 64), stacked(k0, info.k));
+    }
   };
   // The K tiles of a block run through the stages in order, on from one
   // tile of C to the next: K tile `kt` of the block's tile number `index`
@@ -388,10 +472,16 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t rows = t.consumerRows();
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({rows, t.bn}, f32));
+  // (Views of the stage for the descriptors, which take their addresses.)
+  SmallVector<int64_t> aShape{rows, bk}, bShape{bk, t.bn};
+  if (info.transposedA)
+    std::swap(aShape[0], aShape[1]);
+  if (info.transposedB)
+    std::swap(bShape[0], bShape[1]);
   auto aSliceType =
-      MemRefType::get({rows, bk}, el, MemRefLayoutAttrInterface(), shared);
+      MemRefType::get(aShape, el, MemRefLayoutAttrInterface(), shared);
   auto bTileType =
-      MemRefType::get({bk, t.bn}, el, MemRefLayoutAttrInterface(), shared);
+      MemRefType::get(bShape, el, MemRefLayoutAttrInterface(), shared);
   // Stages are released (warp specialization) when a later K tile uses
   // them: by the tile of C that follows, in a persistent kernel.
   const bool releases = t.specialized && (persistent || t.stages < kTiles);
@@ -518,11 +608,10 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
           lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
           bTile, mapB);
-      // waitGroup 1: the products of this tile stay in flight, those of the
-      // previous one are done.
-      Value acc = nvgpu::WarpgroupMmaOp::create(
-          lb, loc, accType, descA, descB, lb.getI64IntegerAttr(1), UnitAttr(),
-          lb.getUnitAttr(), loop.getRegionIterArgs()[0]);
+      // The products of this tile stay in flight, those of the previous one
+      // are done.
+      Value acc = issueWgmmas(lb, loc, info, rows, t.bn, descA, descB,
+                              loop.getRegionIterArgs()[0]);
       Value release = leadsWarpgroup;
       if (t.pingpong) {
         // The products of K tile g - 1 are done: its stage goes back to

@@ -1,10 +1,13 @@
 """GEMMs for the GPU emulator tests (test/GPU/emulate-gemm.test).
 
-  emulate_gemm.py gen DIR TYPE M N K [--batch B] [--bias-relu | --accumulate]
+  emulate_gemm.py gen DIR TYPE M N K [--batch B[xB2]] [--bias-relu | --accumulate]
+                    [--transpose-a] [--transpose-b]
       writes DIR/p.mlir (mpt.matmul / mpt.batch_matmul acc(f32), optionally
       followed by a bias add and a relu; with --accumulate, linalg.matmul /
       linalg.batch_matmul adding the product to an f32 input C) and its
-      inputs DIR/{a,b,bias,c}.npy
+      inputs DIR/{a,b,bias,c}.npy; with --transpose-a (-b) the matmul has
+      transpose_a (transpose_b) and a.npy holds A^T, K x M (b.npy B^T, N x K);
+      --batch 2x3 gives two batch dimensions
   emulate_gemm.py check DIR
       compares DIR/result_0.npy with a float64 numpy reference and prints
       "ok" or the error
@@ -48,13 +51,14 @@ def as_stored(x, dtype):
     return x.astype(np.float32).astype(np.float64)
 
 
-def gen(d, dtype, m, n, k, batch, bias_relu, accumulate):
+def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False):
     os.makedirs(d, exist_ok=True)
-    rng = np.random.default_rng(m * 7 + n * 5 + k * 3 + batch)
+    lead = [int(b) for b in batch.split("x")] if batch else []
+    rng = np.random.default_rng(m * 7 + n * 5 + k * 3 +
+                                (int(np.prod(lead)) if lead else 0))
     elem = "f32" if dtype in ("f32", "tf32") else dtype
-    lead = [batch] if batch else []
-    a = rng.standard_normal(lead + [m, k])
-    b = rng.standard_normal(lead + [k, n])
+    a = rng.standard_normal(lead + ([k, m] if ta else [m, k]))
+    b = rng.standard_normal(lead + ([n, k] if tb else [k, n]))
     bias = rng.standard_normal([n])
     npy = np.float16 if elem == "f16" else np.float32
     for name, v in (("a", a), ("b", b), ("bias", bias)):
@@ -65,11 +69,14 @@ def gen(d, dtype, m, n, k, batch, bias_relu, accumulate):
     def t(shape):
         return "tensor<%sx%s>" % ("x".join(map(str, shape)), elem)
 
-    ta, tb, tc = t(lead + [m, k]), t(lead + [k, n]), t(lead + [m, n])
+    typeA, typeB = t(list(a.shape)), t(list(b.shape))
+    tc = t(lead + [m, n])
     op = "mpt.batch_matmul" if batch else "mpt.matmul"
+    flags = (" transpose_a" if ta else "") + (" transpose_b" if tb else "")
     acc = "" if elem == "f32" else " acc(f32)"
-    args = "%%a: %s, %%b: %s" % (ta, tb)
-    body = "  %%r = %s %%a, %%b%s : (%s, %s) -> %s\n" % (op, acc, ta, tb, tc)
+    args = "%%a: %s, %%b: %s" % (typeA, typeB)
+    body = "  %%r = %s %%a, %%b%s%s : (%s, %s) -> %s\n" % (
+        op, flags, acc, typeA, typeB, tc)
     if bias_relu:
         args += ", %%bias: %s" % t([n])
         body += ("  %%s = mpt.add %%r, %%bias : (%s, %s) -> %s\n"
@@ -80,13 +87,14 @@ def gen(d, dtype, m, n, k, batch, bias_relu, accumulate):
         args += ", %%c: %s" % tc
         op = "linalg.batch_matmul" if batch else "linalg.matmul"
         body = ("  %%r = %s ins(%%a, %%b : %s, %s) outs(%%c : %s) -> %s\n"
-                % (op, ta, tb, tc, tc))
+                % (op, typeA, typeB, tc, tc))
     with open(os.path.join(d, "p.mlir"), "w") as f:
         f.write("func.func @gemm(%s) -> %s {\n%s  func.return %s : %s\n}\n"
                 % (args, tc, body, result, tc))
     with open(os.path.join(d, "config.json"), "w") as f:
         json.dump({"dtype": dtype, "bias_relu": bias_relu,
-                   "accumulate": accumulate}, f)
+                   "accumulate": accumulate, "transpose_a": ta,
+                   "transpose_b": tb}, f)
 
 
 def check(d):
@@ -96,6 +104,10 @@ def check(d):
     elem = "f32" if dtype in ("f32", "tf32") else dtype
     a = as_stored(np.load(os.path.join(d, "a.npy")), elem)
     b = as_stored(np.load(os.path.join(d, "b.npy")), elem)
+    if config.get("transpose_a"):
+        a = np.swapaxes(a, -1, -2)
+    if config.get("transpose_b"):
+        b = np.swapaxes(b, -1, -2)
     if dtype == "tf32":
         a, b = (round_tf32(x).astype(np.float64) for x in (a, b))
     ref = as_stored(a @ b, elem)
@@ -122,15 +134,21 @@ def check(d):
 if __name__ == "__main__":
     if sys.argv[1] == "gen":
         rest = sys.argv[2:]
-        batch = 0
+        batch = ""
         if "--batch" in rest:
             i = rest.index("--batch")
-            batch = int(rest[i + 1])
+            batch = rest[i + 1]
             del rest[i:i + 2]
-        bias_relu = "--bias-relu" in rest
-        accumulate = "--accumulate" in rest
-        rest = [r for r in rest if r not in ("--bias-relu", "--accumulate")]
+        flags = {r for r in rest if r.startswith("--")}
+        known = {"--bias-relu", "--accumulate", "--transpose-a",
+                 "--transpose-b"}
+        if flags - known or ("--accumulate" in flags and len(flags) > 1):
+            sys.exit("emulate_gemm.py gen: flags %s (--accumulate goes alone)"
+                     % sorted(flags))
+        rest = [r for r in rest if r not in flags]
         d, dtype, m, n, k = rest[0], rest[1], *map(int, rest[2:5])
-        gen(d, dtype, m, n, k, batch, bias_relu, accumulate)
+        gen(d, dtype, m, n, k, batch, "--bias-relu" in flags,
+            "--accumulate" in flags, "--transpose-a" in flags,
+            "--transpose-b" in flags)
     else:
         check(sys.argv[2])

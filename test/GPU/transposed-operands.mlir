@@ -1,0 +1,227 @@
+// mpt-linalg-to-tensor-cores on sm_90a: a matmul operand that a
+// linalg.transpose (of the last two dimensions) wrote is read from the
+// transpose's input, A^T as M-major tiles (64 x 64 boxes, wgmma layout col,
+// PTX imm-trans-a 1) and B^T as K-major tiles (one BN x 64 box, layout col,
+// imm-trans-b 0, where B as it is, N-major, has 1); the transpose goes when
+// nothing else reads its result.
+// It stays when its result is read elsewhere (the matmul still reads the
+// input), and is not folded when something between it and the matmul
+// writes its input, when it permutes other dimensions, for f32 operands,
+// and before sm_90a.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_90a 2> %t/remarks.txt | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK < %t/remarks.txt
+// RUN: mpt-opt %s --mpt-linalg-to-tensor-cores="chip=sm_90a block-tile=64x256x64" 2> /dev/null | FileCheck %s --check-prefix=WIDE
+// RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: mpt-opt %S/Inputs/transposed_matmuls.mlir --mpt-lower-to-nvvm="chip=sm_90a format=isa" -o %t/isa.mlir 2> /dev/null
+// RUN: %extract_kernels %t/isa.mlir %t/ptx > /dev/null && cat %t/ptx/dw_kernel.ptx | FileCheck %s --check-prefix=PTX-A
+// RUN: cat %t/ptx/dx_kernel.ptx | FileCheck %s --check-prefix=PTX-B
+
+// dW = X^T dY: A is the transpose of dY (256 x 192 -> 192 x 256).
+// CHECK-LABEL: func.func @dw(
+// CHECK-SAME: %[[X:[^:]*]]: memref<256x128xf16>, %[[DY:[^:]*]]: memref<256x192xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: memref.alloc
+// CHECK: %[[CA:.*]] = memref.cast %[[DY]] : memref<256x192xf16> to memref<*xf16>
+// CHECK: nvgpu.tma.create.descriptor %[[CA]] box[%{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<64x64xf16
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <col>], B[<f16>, <one>, <row>]
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+// REMARK: remark: matmul 192x128x256 on Tensor Cores: wgmma {{.*}}, A read from the transpose's input (M-major tiles)
+// SM80: remark: matmul 192x128x256 on Tensor Cores: mma.sync
+// PTX-A: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
+func.func @dw(%x: memref<256x128xf16>, %dy: memref<256x192xf16>,
+              %dw: memref<192x128xf32> {llvm.noalias}) {
+  %zero = arith.constant 0.0 : f32
+  %dyt = memref.alloc() : memref<192x256xf16>
+  linalg.transpose ins(%dy : memref<256x192xf16>) outs(%dyt : memref<192x256xf16>) permutation = [1, 0]
+  linalg.fill ins(%zero : f32) outs(%dw : memref<192x128xf32>)
+  linalg.matmul ins(%dyt, %x : memref<192x256xf16>, memref<256x128xf16>) outs(%dw : memref<192x128xf32>)
+  memref.dealloc %dyt : memref<192x256xf16>
+  return
+}
+
+// Y = X W^T with W 256 x 128 (N x K): B is one BN x 64 box per stage (with
+// BN = 256 too).
+// CHECK-LABEL: func.func @dx(
+// CHECK-SAME: %[[X:[^:]*]]: memref<128x128xbf16>, %[[W:[^:]*]]: memref<256x128xbf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[CB:.*]] = memref.cast %[[W]] : memref<256x128xbf16> to memref<*xbf16>
+// CHECK: nvgpu.tma.create.descriptor %[[CB]] box[%{{.*}}, %{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16
+// CHECK: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// WIDE-LABEL: func.func @dx(
+// WIDE: nvgpu.tma.create.descriptor {{.*}} -> <tensor = memref<256x64xbf16
+// WIDE: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>, {{.*}} B[<bf16>, <one>, <col>]
+// REMARK: remark: matmul 128x256x128 on Tensor Cores: wgmma {{.*}}, B read from the transpose's input (K-major tiles)
+// PTX-B: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+func.func @dx(%x: memref<128x128xbf16>, %w: memref<256x128xbf16>,
+              %y: memref<128x256xf32> {llvm.noalias}) {
+  %wt = memref.alloc() : memref<128x256xbf16>
+  linalg.transpose ins(%w : memref<256x128xbf16>) outs(%wt : memref<128x256xbf16>) permutation = [1, 0]
+  linalg.matmul ins(%x, %wt : memref<128x128xbf16>, memref<128x256xbf16>) outs(%y : memref<128x256xf32>)
+  memref.dealloc %wt : memref<128x256xbf16>
+  return
+}
+
+// A batch: permutation [0, 2, 1]; the batches stack as rows of the maps.
+// CHECK-LABEL: func.func @batch(
+// CHECK-NOT: linalg.transpose
+// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<2x128x64xf16> into memref<256x64xf16>
+// CHECK: return
+// REMARK: remark: matmul 64x64x128 (batch 2) on Tensor Cores: wgmma {{.*}}, A read from the transpose's input (M-major tiles), B read from the transpose's input (K-major tiles)
+func.func @batch(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>,
+                 %c: memref<2x64x64xf32> {llvm.noalias}) {
+  %at = memref.alloc() : memref<2x64x128xf16>
+  linalg.transpose ins(%a : memref<2x128x64xf16>) outs(%at : memref<2x64x128xf16>) permutation = [0, 2, 1]
+  %bt = memref.alloc() : memref<2x128x64xf16>
+  linalg.transpose ins(%b : memref<2x64x128xf16>) outs(%bt : memref<2x128x64xf16>) permutation = [0, 2, 1]
+  linalg.batch_matmul ins(%at, %bt : memref<2x64x128xf16>, memref<2x128x64xf16>) outs(%c : memref<2x64x64xf32>)
+  memref.dealloc %at : memref<2x64x128xf16>
+  memref.dealloc %bt : memref<2x128x64xf16>
+  return
+}
+
+// One buffer that two transposes write in turn (bufferization's reuse):
+// it goes once neither matmul reads it.
+// CHECK-LABEL: func.func @reused(
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: memref.alloc
+// CHECK: return
+func.func @reused(%x: memref<64x64xf16>, %y: memref<64x64xf16>,
+                  %c: memref<64x64xf32> {llvm.noalias},
+                  %d: memref<64x64xf32> {llvm.noalias}) {
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.transpose ins(%x : memref<64x64xf16>) outs(%t : memref<64x64xf16>) permutation = [1, 0]
+  linalg.matmul ins(%t, %y : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.transpose ins(%y : memref<64x64xf16>) outs(%t : memref<64x64xf16>) permutation = [1, 0]
+  linalg.matmul ins(%x, %t : memref<64x64xf16>, memref<64x64xf16>) outs(%d : memref<64x64xf32>)
+  memref.dealloc %t : memref<64x64xf16>
+  return
+}
+
+// The transposed buffer is also copied out: the transpose stays, the
+// matmul reads its input all the same.
+// CHECK-LABEL: func.func @read_elsewhere(
+// CHECK: %[[T:.*]] = memref.alloc() : memref<64x64xf16>
+// CHECK: linalg.transpose
+// CHECK: memref.copy %[[T]]
+// REMARK: remark: matmul 64x64x64 on Tensor Cores: wgmma {{.*}}, A read from the transpose's input (M-major tiles)
+func.func @read_elsewhere(%x: memref<64x64xf16>, %y: memref<64x64xf16>,
+                          %c: memref<64x64xf32> {llvm.noalias},
+                          %out: memref<64x64xf16> {llvm.noalias}) {
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.transpose ins(%x : memref<64x64xf16>) outs(%t : memref<64x64xf16>) permutation = [1, 0]
+  linalg.matmul ins(%t, %y : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.copy %t, %out : memref<64x64xf16> to memref<64x64xf16>
+  memref.dealloc %t : memref<64x64xf16>
+  return
+}
+
+// The transpose's input is written between the two ops: no folding.
+// CHECK-LABEL: func.func @input_written(
+// CHECK: linalg.transpose
+// REMARK: remark: matmul 64x64x64 on Tensor Cores: wgmma {{.*}} bytes of shared memory{{$}}
+func.func @input_written(%x: memref<64x64xf16>, %y: memref<64x64xf16>,
+                         %c: memref<64x64xf32> {llvm.noalias}) {
+  %one = arith.constant 1.0 : f16
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.transpose ins(%x : memref<64x64xf16>) outs(%t : memref<64x64xf16>) permutation = [1, 0]
+  linalg.fill ins(%one : f16) outs(%x : memref<64x64xf16>)
+  linalg.matmul ins(%t, %y : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.dealloc %t : memref<64x64xf16>
+  return
+}
+
+// The batch dimension moves: no folding.
+// CHECK-LABEL: func.func @batch_moves(
+// CHECK: linalg.transpose
+// REMARK: remark: matmul 64x64x64 (batch 2) on Tensor Cores: wgmma {{.*}} bytes of shared memory{{$}}
+func.func @batch_moves(%a: memref<64x2x64xf16>, %b: memref<2x64x64xf16>,
+                       %c: memref<2x64x64xf32> {llvm.noalias}) {
+  %at = memref.alloc() : memref<2x64x64xf16>
+  linalg.transpose ins(%a : memref<64x2x64xf16>) outs(%at : memref<2x64x64xf16>) permutation = [1, 0, 2]
+  linalg.batch_matmul ins(%at, %b : memref<2x64x64xf16>, memref<2x64x64xf16>) outs(%c : memref<2x64x64xf32>)
+  memref.dealloc %at : memref<2x64x64xf16>
+  return
+}
+
+// The fused epilogue writes the transpose's input, which other blocks would
+// still be reading: no folding (the epilogue still fuses).
+// CHECK-LABEL: func.func @epilogue_into_input(
+// CHECK: linalg.transpose
+// REMARK: remark: matmul 64x64x64 on Tensor Cores: wgmma {{.*}} bytes of shared memory, fused rounding to f16{{$}}
+#id = affine_map<(i, j) -> (i, j)>
+func.func @epilogue_into_input(%x: memref<64x64xf16>, %y: memref<64x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.transpose ins(%x : memref<64x64xf16>) outs(%t : memref<64x64xf16>) permutation = [1, 0]
+  %acc = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x64xf32>)
+  linalg.matmul ins(%t, %y : memref<64x64xf16>, memref<64x64xf16>) outs(%acc : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%acc : memref<64x64xf32>) outs(%x : memref<64x64xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %r = arith.truncf %in : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %t : memref<64x64xf16>
+  memref.dealloc %acc : memref<64x64xf32>
+  return
+}
+
+// A batch_matmul with two batch dimensions: the transpose writes a view of
+// the operand that splits its batch (permutation [0, 1, 3, 2]); the matmul
+// reads the input with its batch dimensions collapsed.
+// CHECK-LABEL: func.func @heads(
+// CHECK-SAME: %[[Q:[^:]*]]: memref<2x2x64x64xf16>, %[[K:[^:]*]]: memref<2x2x64x64xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[KC:.*]] = memref.collapse_shape %[[K]] {{\[\[}}0, 1], [2], [3]] : memref<2x2x64x64xf16> into memref<4x64x64xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+// REMARK: remark: matmul 64x64x64 (batch 4) on Tensor Cores: wgmma {{.*}}, B read from the transpose's input (K-major tiles)
+func.func @heads(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
+                 %s: memref<4x64x64xf32> {llvm.noalias}) {
+  %kt = memref.alloc() : memref<4x64x64xf16>
+  %view = memref.expand_shape %kt [[0, 1], [2], [3]] output_shape [2, 2, 64, 64] : memref<4x64x64xf16> into memref<2x2x64x64xf16>
+  linalg.transpose ins(%k : memref<2x2x64x64xf16>) outs(%view : memref<2x2x64x64xf16>) permutation = [0, 1, 3, 2]
+  %qc = memref.collapse_shape %q [[0, 1], [2], [3]] : memref<2x2x64x64xf16> into memref<4x64x64xf16>
+  linalg.batch_matmul ins(%qc, %kt : memref<4x64x64xf16>, memref<4x64x64xf16>) outs(%s : memref<4x64x64xf32>)
+  memref.dealloc %kt : memref<4x64x64xf16>
+  return
+}
+
+// The view splits the batch but the permutation moves a batch dimension:
+// no folding.
+// CHECK-LABEL: func.func @heads_moved(
+// CHECK: linalg.transpose
+// REMARK: remark: matmul 64x64x64 (batch 4) on Tensor Cores: wgmma {{.*}} bytes of shared memory{{$}}
+func.func @heads_moved(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
+                       %s: memref<4x64x64xf32> {llvm.noalias}) {
+  %kt = memref.alloc() : memref<4x64x64xf16>
+  %view = memref.expand_shape %kt [[0, 1], [2], [3]] output_shape [2, 2, 64, 64] : memref<4x64x64xf16> into memref<2x2x64x64xf16>
+  linalg.transpose ins(%k : memref<2x2x64x64xf16>) outs(%view : memref<2x2x64x64xf16>) permutation = [1, 0, 3, 2]
+  %qc = memref.collapse_shape %q [[0, 1], [2], [3]] : memref<2x2x64x64xf16> into memref<4x64x64xf16>
+  linalg.batch_matmul ins(%qc, %kt : memref<4x64x64xf16>, memref<4x64x64xf16>) outs(%s : memref<4x64x64xf32>)
+  memref.dealloc %kt : memref<4x64x64xf16>
+  return
+}
+
+// The other form: the transpose writes a 4-d buffer and the operand is a
+// view of it that collapses the batch.
+// CHECK-LABEL: func.func @heads_collapsed(
+// CHECK-SAME: %[[Q:[^:]*]]: memref<2x2x64x64xf16>, %[[K:[^:]*]]: memref<2x2x64x64xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: memref.alloc
+// CHECK: memref.collapse_shape %[[K]] {{\[\[}}0, 1], [2], [3]] : memref<2x2x64x64xf16> into memref<4x64x64xf16>
+// CHECK: return
+// REMARK: remark: matmul 64x64x64 (batch 4) on Tensor Cores: wgmma {{.*}}, A read from the transpose's input (M-major tiles)
+func.func @heads_collapsed(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
+                           %s: memref<4x64x64xf32> {llvm.noalias}) {
+  %kt = memref.alloc() : memref<2x2x64x64xf16>
+  linalg.transpose ins(%k : memref<2x2x64x64xf16>) outs(%kt : memref<2x2x64x64xf16>) permutation = [0, 1, 3, 2]
+  %ktc = memref.collapse_shape %kt [[0, 1], [2], [3]] : memref<2x2x64x64xf16> into memref<4x64x64xf16>
+  %qc = memref.collapse_shape %q [[0, 1], [2], [3]] : memref<2x2x64x64xf16> into memref<4x64x64xf16>
+  linalg.batch_matmul ins(%ktc, %qc : memref<4x64x64xf16>, memref<4x64x64xf16>) outs(%s : memref<4x64x64xf32>)
+  memref.dealloc %kt : memref<2x2x64x64xf16>
+  return
+}
