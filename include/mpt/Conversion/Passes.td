@@ -206,6 +206,26 @@ def ParallelLoopsToGPU
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
 }
 
+def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Elementwise fusion that keeps matmuls named";
+  let description = [{
+    Upstream's `linalg-fuse-elementwise-ops` (elementwise producers into
+    their consumers, reshapes propagated by expanding the ops they touch,
+    the same clean-ups), except that no reshape is propagated into a
+    `linalg.matmul` or `linalg.batch_matmul`, nor into an op that reads a
+    result of one. Upstream's pass expands a matmul between a
+    `tensor.collapse_shape` and a `tensor.expand_shape` (what a projection
+    of a batch of tokens, or `mpt.batch_matmul` with more than one batch
+    dimension, lowers to) into a `linalg.generic` contraction, which no
+    Tensor Core kernel takes; and it expands the rounding after a matmul,
+    which then no longer fuses into the matmul's epilogue. Here the
+    reshapes stay views (free after bufferization) and the matmuls stay
+    matmuls.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CopiesToFills : Pass<"mpt-copies-to-fills", "::mlir::func::FuncOp"> {
   let summary = "Copies of buffers that hold one constant as fills";
   let description = [{

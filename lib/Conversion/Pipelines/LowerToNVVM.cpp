@@ -25,8 +25,10 @@ using namespace mlir;
 /// Bufferization as for the CPU: static buffers, results as out-parameters,
 /// marked `bufferize.result`: a result was a fresh buffer, so the kernels'
 /// grouping may take it to overlap no other buffer.
+// Elementwise fusion that keeps matmuls named (Tensor Core kernels) and
+// their roundings next to them (epilogues).
 static constexpr const char *kFuse =
-    "canonicalize,cse,func.func(linalg-fuse-elementwise-ops)";
+    "canonicalize,cse,func.func(mpt-fuse-elementwise)";
 static constexpr const char *kBufferize =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
