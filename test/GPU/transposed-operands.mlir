@@ -1,18 +1,21 @@
-// mpt-linalg-to-tensor-cores on sm_90a: a matmul operand that a
-// linalg.transpose (of the last two dimensions) wrote is read from the
-// transpose's input, A^T as M-major tiles (64 x 64 boxes, wgmma layout col,
-// PTX imm-trans-a 1) and B^T as K-major tiles (one BN x 64 box, layout col,
-// imm-trans-b 0, where B as it is, N-major, has 1); the transpose goes when
-// nothing else reads its result.
-// It stays when its result is read elsewhere (the matmul still reads the
-// input), and is not folded when something between it and the matmul
-// writes its input, when it permutes other dimensions, for f32 operands,
-// and before sm_90a.
+// mpt-linalg-to-tensor-cores: a matmul operand that a linalg.transpose (of
+// the last two dimensions) wrote is read from the transpose's input. On
+// sm_90a (wgmma): A^T as M-major tiles (64 x 64 boxes, wgmma layout col, PTX
+// imm-trans-a 1) and B^T as K-major tiles (one BN x 64 box, layout col,
+// imm-trans-b 0, where B as it is, N-major, has 1). On sm_80 to sm_90a
+// (mma.sync): K x M and N x K tiles, A's fragments loaded with ldmatrix.trans
+// and B's without. The transpose goes when nothing after it reads its
+// result. It stays when its result is read elsewhere (the matmul still reads
+// the input), and is not folded when something between it and the matmul
+// writes its input, when it permutes other dimensions, when the fused
+// epilogue writes its input, for f32 operands, and before sm_80 (WMMA).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_90a 2> %t/remarks.txt | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t/remarks.txt
 // RUN: mpt-opt %s --mpt-linalg-to-tensor-cores="chip=sm_90a block-tile=64x256x64" 2> /dev/null | FileCheck %s --check-prefix=WIDE
-// RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_80 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_80 2>&1 > /dev/null | FileCheck %s --check-prefix=SM80
+// RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_80 2> /dev/null | FileCheck %s --check-prefix=SM80-IR
+// RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_75 2>&1 | FileCheck %s --check-prefix=SM75
 // RUN: mpt-opt %S/Inputs/transposed_matmuls.mlir --mpt-lower-to-nvvm="chip=sm_90a format=isa" -o %t/isa.mlir 2> /dev/null
 // RUN: %extract_kernels %t/isa.mlir %t/ptx > /dev/null && cat %t/ptx/dw_kernel.ptx | FileCheck %s --check-prefix=PTX-A
 // RUN: cat %t/ptx/dx_kernel.ptx | FileCheck %s --check-prefix=PTX-B
@@ -28,7 +31,17 @@
 // CHECK-NOT: linalg.transpose
 // CHECK: return
 // REMARK: remark: matmul 192x128x256 on Tensor Cores: wgmma {{.*}}, A read from the transpose's input (M-major tiles)
-// SM80: remark: matmul 192x128x256 on Tensor Cores: mma.sync
+// SM80-IR-LABEL: func.func @dw(
+// SM80-IR-NOT: linalg.transpose
+// SM80-IR: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = true}
+// SM80-IR: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true}
+// SM80-IR-LABEL: func.func @dx(
+// SM80-IR-NOT: linalg.transpose
+// SM80-IR: nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false}
+// SM80-IR: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = false}
+// SM80: remark: matmul 192x128x256 on Tensor Cores: mma.sync {{.*}}, A read from the transpose's input (K x M tiles, ldmatrix.trans)
+// SM75: remark: matmul 192x128x256 on Tensor Cores: WMMA
+// SM75-NOT: transpose's input
 // PTX-A: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
 func.func @dw(%x: memref<256x128xf16>, %dy: memref<256x192xf16>,
               %dw: memref<192x128xf32> {llvm.noalias}) {

@@ -83,9 +83,12 @@ def ConvertLinalgToTensorCores
       input as it lies in memory: A^T (K x M) as M-major tiles of 64 x 64
       boxes, B^T (N x K) as a K-major tile of one BN x 64 box, the wgmma
       layouts transposed to match (M must then be a multiple of 8 for A^T;
-      nothing in between may write either buffer). The transpose goes when
+      nothing in between may write either buffer). The `mma.sync` kernel
+      does the same with K x M tiles of A^T loaded by `ldmatrix.trans` and
+      N x K tiles of B^T loaded by `ldmatrix`. The transpose goes when
       nothing after it reads its result; the remark says ", A read from the
-      transpose's input (M-major tiles)" (B: K-major).
+      transpose's input (M-major tiles)" (B: K-major; mma.sync: the tiles
+      and the ldmatrix).
 
     Block order: the GPU starts blocks in the order of their linear id, so
     the kernels map that id to tiles of C in groups of `group-m` rows of

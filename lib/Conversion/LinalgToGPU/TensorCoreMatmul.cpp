@@ -171,12 +171,25 @@ std::pair<int64_t, int64_t> sharedPads(Type element) {
   return {8, 8};
 }
 
-/// The shared memory of the mma.sync kernel: `stages` tiles of A and B, rows
-/// padded.
-int64_t mmaSyncSharedBytes(const Tiles &t, Type element) {
-  auto [padA, padB] = sharedPads(element);
-  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  return t.stages * bytes * (t.bm * (t.bk + padA) + t.bk * (t.bn + padB));
+/// The shapes of a stage of the mma.sync kernel's shared tiles of A and B,
+/// rows padded: BM x BK and BK x BN, or as the transposed operands lie,
+/// BK x BM and BN x BK.
+std::pair<SmallVector<int64_t, 2>, SmallVector<int64_t, 2>>
+mmaSyncTileShapes(const Tiles &t, const MatmulInfo &info) {
+  auto [padA, padB] = sharedPads(info.element);
+  SmallVector<int64_t, 2> a{t.bm, t.bk + padA}, b{t.bk, t.bn + padB};
+  if (info.transposedA)
+    a = {t.bk, t.bm + padA};
+  if (info.transposedB)
+    b = {t.bn, t.bk + padB};
+  return {a, b};
+}
+
+/// The shared memory of the mma.sync kernel: `stages` tiles of A and B.
+int64_t mmaSyncSharedBytes(const Tiles &t, const MatmulInfo &info) {
+  auto [a, b] = mmaSyncTileShapes(t, info);
+  int64_t bytes = info.element.getIntOrFloatBitWidth() / 8;
+  return t.stages * bytes * (a[0] * a[1] + b[0] * b[1]);
 }
 
 /// The linalg.transpose that last wrote `operand` of `matmul`, if the
@@ -319,10 +332,10 @@ struct ConvertLinalgToTensorCoresPass
       std::optional<FusedEpilogue> epilogue = findFusedEpilogue(op, info->c);
       std::string whyNotWgmma;
       std::optional<WgmmaTiles> hopperTiles;
-      // The wgmma kernel reads a transposed operand (a backward matmul's)
-      // from the transpose's input: M-major A or K-major B tiles, no
-      // transpose kernel.
-      MatmulInfo hopperInfo = *info;
+      // The mma.sync and wgmma kernels read a transposed operand (a backward
+      // matmul's) from the transpose's input, as it lies in memory; the
+      // transpose goes. A^T's rows (M) must start at 16 bytes as well.
+      MatmulInfo kernelInfo = *info;
       linalg::TransposeOp transposeA, transposeB;
       // (Blocks store results while others still read the input: the fused
       // epilogue's output must not be it.)
@@ -330,8 +343,9 @@ struct ConvertLinalgToTensorCoresPass
         return t && !(epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
                                                 mpt::rootOf(t.getInput())));
       };
-      if (hopper && !info->element.isF32()) {
-        transposeA = transposeBefore(op, info->a);
+      if (!wmma && !info->element.isF32()) {
+        if (info->m % 8 == 0)
+          transposeA = transposeBefore(op, info->a);
         transposeB = transposeBefore(op, info->b);
         if (!foldable(transposeA))
           transposeA = {};
@@ -339,12 +353,12 @@ struct ConvertLinalgToTensorCoresPass
           transposeB = {};
         OpBuilder b(op);
         if (transposeA) {
-          hopperInfo.a = transposedOperand(b, transposeA, info->a);
-          hopperInfo.transposedA = true;
+          kernelInfo.a = transposedOperand(b, transposeA, info->a);
+          kernelInfo.transposedA = true;
         }
         if (transposeB) {
-          hopperInfo.b = transposedOperand(b, transposeB, info->b);
-          hopperInfo.transposedB = true;
+          kernelInfo.b = transposedOperand(b, transposeB, info->b);
+          kernelInfo.transposedB = true;
         }
       }
       if (hopper) {
@@ -355,22 +369,17 @@ struct ConvertLinalgToTensorCoresPass
         wgmma.persistent = persistent || pingpong;
         wgmma.pingpong = pingpong;
         wgmma.sms = sms;
-        hopperTiles = chooseWgmmaTiles(hopperInfo, wgmma, whyNotWgmma);
-        if (!hopperTiles &&
-            (hopperInfo.transposedA || hopperInfo.transposedB)) {
-          // (Without the views of the inputs made for it.)
-          for (Value v : {hopperInfo.a, hopperInfo.b})
-            if (auto view = v.getDefiningOp<memref::CollapseShapeOp>();
-                view && view->use_empty())
-              view->erase();
-          hopperInfo = *info;
-          hopperTiles = chooseWgmmaTiles(hopperInfo, wgmma, whyNotWgmma);
-        }
+        hopperTiles = chooseWgmmaTiles(kernelInfo, wgmma, whyNotWgmma);
       }
       std::optional<Tiles> tiles;
       if (!hopperTiles) {
-        tiles = chooseTiles(*info, *sm, reason);
+        tiles = chooseTiles(kernelInfo, *sm, reason);
         if (!tiles) {
+          // (Without the views of the inputs made for the kernel.)
+          for (Value v : {kernelInfo.a, kernelInfo.b})
+            if (auto view = v.getDefiningOp<memref::CollapseShapeOp>();
+                view && view->use_empty())
+              view->erase();
           buildSimt(op, reason + (hopper ? "; not wgmma: " + whyNotWgmma : ""));
           continue;
         }
@@ -409,7 +418,7 @@ struct ConvertLinalgToTensorCoresPass
       if (hopperTiles) {
         const WgmmaTiles &t = *hopperTiles;
         order = BlockOrder::of(*info, t.bm, t.bn, groupM);
-        buildWgmmaKernel(b, loc, hopperInfo, t, groupM, store);
+        buildWgmmaKernel(b, loc, kernelInfo, t, groupM, store);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
            << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
@@ -417,9 +426,9 @@ struct ConvertLinalgToTensorCoresPass
            << (t.pingpong ? " on alternate tiles" : "") << ", " << t.stages
            << "-stage mbarrier pipeline, " << t.sharedBytes()
            << " bytes of shared memory";
-        if (hopperInfo.transposedA)
+        if (kernelInfo.transposedA)
           os << ", A read from the transpose's input (M-major tiles)";
-        if (hopperInfo.transposedB)
+        if (kernelInfo.transposedB)
           os << ", B read from the transpose's input (K-major tiles)";
         if (t.specialized)
           os << ", warp-specialized (a producer warpgroup issues the copies)";
@@ -438,7 +447,7 @@ struct ConvertLinalgToTensorCoresPass
         if (wmma)
           buildWmmaKernel(b, loc, *info, t, epilogue ? store : StoreFn());
         else
-          buildMmaSyncKernel(b, loc, *info, t,
+          buildMmaSyncKernel(b, loc, kernelInfo, t,
                              /*fromZero=*/epilogue.has_value(), store);
         bool tf32 = info->element.isF32();
         os << (wmma   ? "WMMA m16n16k16"
@@ -449,6 +458,12 @@ struct ConvertLinalgToTensorCoresPass
         if (!wmma)
           os << ", " << t.stages << "-stage cp.async pipeline"
              << (tf32 ? "" : ", ldmatrix");
+        if (kernelInfo.transposedA)
+          os << ", A read from the transpose's input (K x M tiles, "
+                "ldmatrix.trans)";
+        if (kernelInfo.transposedB)
+          os << ", B read from the transpose's input (N x K tiles, "
+                "ldmatrix)";
         if (hopper)
           os << " (not wgmma: " << whyNotWgmma << ")";
       }
@@ -464,10 +479,10 @@ struct ConvertLinalgToTensorCoresPass
       op->erase();
       // A transpose whose result nothing after it reads goes (and its
       // buffer, if nothing reads that at all).
-      if (hopperTiles && hopperInfo.transposedA)
+      if (kernelInfo.transposedA)
         mpt::eraseDeadWrite(transposeA, mpt::rootOf(info->a));
-      if (hopperTiles && hopperInfo.transposedB &&
-          !(transposeB == transposeA && hopperInfo.transposedA))
+      if (kernelInfo.transposedB &&
+          !(transposeB == transposeA && kernelInfo.transposedA))
         mpt::eraseDeadWrite(transposeB, mpt::rootOf(info->b));
       // The kernel starts from zero and stores the epilogue's results: the
       // fill, the generic and the temporary go.
@@ -627,8 +642,7 @@ struct ConvertLinalgToTensorCoresPass
     if (!wmma) {
       if (stages > 0)
         t.stages = stages;
-      int64_t bytes = mmaSyncSharedBytes(t, info.element),
-              most = maxSharedBytes(sm);
+      int64_t bytes = mmaSyncSharedBytes(t, info), most = maxSharedBytes(sm);
       if (bytes > most)
         return fail("the tiles with " + Twine(t.stages) + " stages need " +
                     Twine(bytes) + " bytes of shared memory; " + chip +
@@ -881,15 +895,15 @@ struct ConvertLinalgToTensorCoresPass
     bool tf32 = info.element.isF32();
     const int64_t bytes = info.element.getIntOrFloatBitWidth() / 8;
     const int64_t chunk = 16 / bytes; // elements per 16-byte copy
-    auto [padA, padB] = sharedPads(info.element);
-    auto aShared = MemRefType::get({t.stages, t.bm, t.bk + padA}, info.element,
+    auto [aTile, bTile] = mmaSyncTileShapes(t, info);
+    auto aShared = MemRefType::get({t.stages, aTile[0], aTile[1]}, info.element,
                                    MemRefLayoutAttrInterface(), shared);
-    auto bShared = MemRefType::get({t.stages, t.bk, t.bn + padB}, info.element,
+    auto bShared = MemRefType::get({t.stages, bTile[0], bTile[1]}, info.element,
                                    MemRefLayoutAttrInterface(), shared);
     // The stages in dynamic shared memory (more than the 48 KiB of static
     // shared memory when the pipeline is deep): A's, then B's.
     gpu::LaunchOp launch =
-        createLaunch(outer, loc, info, t, mmaSyncSharedBytes(t, info.element));
+        createLaunch(outer, loc, info, t, mmaSyncSharedBytes(t, info));
     OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
     IndexMath im{b, loc};
     Value dynamic = gpu::DynamicSharedMemoryOp::create(
@@ -915,8 +929,7 @@ struct ConvertLinalgToTensorCoresPass
     int64_t kTiles = llvm::divideCeil(info.k, t.bk);
     // Partial tiles at the edges: copies zero-fill what lies outside A and
     // B, results outside C are neither loaded nor stored.
-    bool partialM = info.m % t.bm, partialN = info.n % t.bn,
-         partialK = info.k % t.bk;
+    bool partialM = info.m % t.bm, partialN = info.n % t.bn;
     Type f32 = b.getF32Type();
     auto accType = VectorType::get({2, 2}, f32);
     auto pairType = VectorType::get({2}, f32);
@@ -978,8 +991,11 @@ struct ConvertLinalgToTensorCoresPass
       IndexMath cm{cb, loc};
       SmallVector<Value> tokens;
       Value kBase = cm.mul(kt, t.bk);
+      // A tile of `rows` x `cols` of `src` (its row and column `rowBase`,
+      // `colBase` first, `rowsIn` x `colsIn` in all) into `dst`.
       auto copies = [&](int64_t rows, int64_t cols, Value src, Value dst,
-                        bool isA) {
+                        Value rowBase, Value colBase, int64_t rowsIn,
+                        int64_t colsIn) {
         int64_t perRow = cols / chunk, total = rows * perRow;
         for (int64_t first = 0; first < total; first += threads) {
           Value c = cm.add(tx, first);
@@ -992,15 +1008,13 @@ struct ConvertLinalgToTensorCoresPass
           OpBuilder gb = guard ? guard.getThenBodyBuilder() : cb;
           IndexMath gm{gb, loc};
           Value row = gm.div(c, perRow), col = gm.mul(gm.rem(c, perRow), chunk);
-          Value srcRow = gm.add(isA ? mBlock : kBase, row);
-          Value srcCol = gm.add(isA ? kBase : nBlock, col);
+          Value srcRow = gm.add(rowBase, row);
+          Value srcCol = gm.add(colBase, col);
           // A chunk past the edge of A or B copies fewer elements (none
           // past the last row) from a clamped address and zero-fills the
           // rest.
           Value elements;
-          int64_t rowsIn = isA ? info.m : info.k,
-                  colsIn = isA ? info.k : info.n;
-          if (isA ? partialM || partialK : partialK || partialN) {
+          if (rowsIn % rows || colsIn % cols) {
             Value left = arith::MaxSIOp::create(
                 gb, loc, gm.sub(gm.c(colsIn), srcCol), gm.c(0));
             elements = arith::SelectOp::create(
@@ -1020,15 +1034,23 @@ struct ConvertLinalgToTensorCoresPass
             tokens.push_back(token);
         }
       };
-      copies(t.bm, t.bk, info.a, as, /*isA=*/true);
-      copies(t.bk, t.bn, info.b, bs, /*isA=*/false);
+      // A: M x K (K x M transposed), B: K x N (N x K transposed).
+      if (info.transposedA)
+        copies(t.bk, t.bm, info.a, as, kBase, mBlock, info.k, info.m);
+      else
+        copies(t.bm, t.bk, info.a, as, mBlock, kBase, info.m, info.k);
+      if (info.transposedB)
+        copies(t.bn, t.bk, info.b, bs, nBlock, kBase, info.n, info.k);
+      else
+        copies(t.bk, t.bn, info.b, bs, kBase, nBlock, info.k, info.n);
       // Guarded copies still belong to the group that cp.async.commit_group
-      // closes; the group token needs at least one copy.
+      // closes; the group token needs at least one copy (of A's first row).
       if (tokens.empty())
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
             cb, loc, tokenType, as, ValueRange{buf, cm.c(0), cm.c(0)}, info.a,
-            at(batch, mBlock, kBase), cb.getIndexAttr(chunk), Value(),
-            cb.getUnitAttr()));
+            info.transposedA ? at(batch, kBase, mBlock)
+                             : at(batch, mBlock, kBase),
+            cb.getIndexAttr(chunk), Value(), cb.getUnitAttr()));
       return nvgpu::DeviceAsyncCreateGroupOp::create(cb, loc, tokenType, tokens)
           .getResult();
     };
@@ -1062,17 +1084,32 @@ struct ConvertLinalgToTensorCoresPass
       auto bFragType = VectorType::get({2, 2}, info.element);
       for (int64_t kk = 0; kk < (tf32 ? 0 : t.bk / 16); ++kk) {
         SmallVector<Value> aFrags, bFrags;
-        for (int64_t i = 0; i < fm; ++i)
+        // Lane l gives the address of row l % 8 of 8 x 8 matrix l / 8 (of
+        // the first 16 lanes for two matrices). A's four are rows 0-7 and
+        // 8-15 of K 0-7, then of K 8-15; B's two K 0-7 and 8-15 of 8
+        // columns. Stored as their transposes (K x M, N x K), they are
+        // loaded with .trans for A and without it for B.
+        Value q = lm.div(lane, 8), r = lm.rem(lane, 8);
+        Value qLow = lm.mul(lm.rem(q, 2), 8), qHigh = lm.mul(lm.div(q, 2), 8);
+        for (int64_t i = 0; i < fm; ++i) {
+          Value m0 = lm.add(warpRow, i * 16);
+          SmallVector<Value> index{buf, lm.add(m0, ldRow),
+                                   lm.add(ldCol, kk * 16)};
+          if (info.transposedA) // row K + 8 (q / 2) + r, column M + 8 (q % 2)
+            index = {buf, lm.add(lm.add(qHigh, kk * 16), r), lm.add(m0, qLow)};
           aFrags.push_back(nvgpu::LdMatrixOp::create(
-              lb, loc, aFragType, as,
-              ValueRange{buf, lm.add(lm.add(warpRow, i * 16), ldRow),
-                         lm.add(ldCol, kk * 16)},
-              lb.getBoolAttr(false), lb.getI32IntegerAttr(4)));
-        for (int64_t j = 0; j < fn; ++j)
+              lb, loc, aFragType, as, index, lb.getBoolAttr(info.transposedA),
+              lb.getI32IntegerAttr(4)));
+        }
+        for (int64_t j = 0; j < fn; ++j) {
+          Value n0 = lm.add(warpCol, j * 8);
+          SmallVector<Value> index{buf, lm.add(ldRow, kk * 16), n0};
+          if (info.transposedB) // row N + r, column K + 8 (q % 2)
+            index = {buf, lm.add(n0, r), lm.add(qLow, kk * 16)};
           bFrags.push_back(nvgpu::LdMatrixOp::create(
-              lb, loc, bFragType, bs,
-              ValueRange{buf, lm.add(ldRow, kk * 16), lm.add(warpCol, j * 8)},
-              lb.getBoolAttr(true), lb.getI32IntegerAttr(2)));
+              lb, loc, bFragType, bs, index, lb.getBoolAttr(!info.transposedB),
+              lb.getI32IntegerAttr(2)));
+        }
         for (int64_t i = 0; i < fm; ++i)
           for (int64_t j = 0; j < fn; ++j)
             current[i * fn + j] = mma(lb, loc, aFrags[i], bFrags[j],
