@@ -238,3 +238,24 @@ func.func @heads_collapsed(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
   memref.dealloc %kt : memref<2x2x64x64xf16>
   return
 }
+
+// One transpose read by two matmuls: the second reads the input too (the
+// kernel of the first, TMA descriptors included, neither writes it), and the
+// transpose goes after it.
+// CHECK-LABEL: func.func @two_readers(
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: memref.alloc
+// CHECK: return
+// REMARK-COUNT-2: remark: matmul 64x64x64 on Tensor Cores: wgmma {{.*}}, A read from the transpose's input (M-major tiles)
+// SM80-IR-LABEL: func.func @two_readers(
+// SM80-IR-NOT: linalg.transpose
+// SM80-IR: return
+func.func @two_readers(%x: memref<64x64xf16>, %y: memref<64x64xf16>, %z: memref<64x64xf16>,
+                       %c: memref<64x64xf32> {llvm.noalias}, %d: memref<64x64xf32> {llvm.noalias}) {
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.transpose ins(%x : memref<64x64xf16>) outs(%t : memref<64x64xf16>) permutation = [1, 0]
+  linalg.matmul ins(%t, %y : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%t, %z : memref<64x64xf16>, memref<64x64xf16>) outs(%d : memref<64x64xf32>)
+  memref.dealloc %t : memref<64x64xf16>
+  return
+}

@@ -192,6 +192,50 @@ int64_t mmaSyncSharedBytes(const Tiles &t, const MatmulInfo &info) {
   return t.stages * bytes * (a[0] * a[1] + b[0] * b[1]);
 }
 
+/// What `op` does to buffers (mpt::accessesOf), seeing through what this
+/// pass built: in a kernel of `built`, the ops' effects on buffers from
+/// outside it (the barriers, fences and Tensor Core ops inside touch none;
+/// an op without known effects that takes such a buffer is unknown), and a
+/// TMA descriptor reads its tensor (the wgmma kernels only load through
+/// them).
+static mpt::Accesses
+accessesSeeingKernels(Operation *op,
+                      const llvm::SmallPtrSetImpl<Operation *> &built) {
+  if (auto descriptor = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op)) {
+    mpt::Accesses a;
+    a.reads.push_back(mpt::rootOf(descriptor.getTensor()));
+    return a;
+  }
+  if (!built.contains(op))
+    return mpt::accessesOf(op);
+  mpt::Accesses a;
+  auto outside = [&](Value v) {
+    return isa<BaseMemRefType>(v.getType()) &&
+           !op->isAncestor(v.getParentRegion()->getParentOp());
+  };
+  op->walk([&](Operation *nested) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    SmallVector<MemoryEffects::EffectInstance> list;
+    if (effects)
+      effects.getEffects(list);
+    bool valueless = !effects || llvm::any_of(list, [](auto &e) {
+      return !e.getValue() && !isa<MemoryEffects::Allocate>(e.getEffect());
+    });
+    if (valueless && llvm::any_of(nested->getOperands(), outside))
+      a.unknown = true;
+    for (const MemoryEffects::EffectInstance &e : list) {
+      Value value = e.getValue();
+      if (!value || !outside(value))
+        continue;
+      if (isa<MemoryEffects::Read>(e.getEffect()))
+        a.reads.push_back(mpt::rootOf(value));
+      else if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()))
+        a.writes.push_back(mpt::rootOf(value));
+    }
+  });
+  return a;
+}
+
 /// The linalg.transpose that last wrote `operand` of `matmul`, if the
 /// matmul may read the transpose's input instead: the transpose writes
 /// `operand` itself, or a view of it that splits its batch dimension, or
@@ -200,7 +244,9 @@ int64_t mmaSyncSharedBytes(const Tiles &t, const MatmulInfo &info) {
 /// the last two dimensions, keeping the others in place; nothing between the
 /// two ops writes the operand or the input, which is a statically shaped
 /// memref with the identity layout (what a TMA tensor map takes).
-static linalg::TransposeOp transposeBefore(Operation *matmul, Value operand) {
+static linalg::TransposeOp
+transposeBefore(Operation *matmul, Value operand,
+                const llvm::SmallPtrSetImpl<Operation *> &built) {
   Value root = mpt::rootOf(operand);
   SmallVector<Value> written;
   auto writes = [](ArrayRef<Value> buffers, Value buffer) {
@@ -209,7 +255,7 @@ static linalg::TransposeOp transposeBefore(Operation *matmul, Value operand) {
   };
   for (Operation *prev = matmul->getPrevNode(); prev;
        prev = prev->getPrevNode()) {
-    mpt::Accesses a = mpt::accessesOf(prev);
+    mpt::Accesses a = accessesSeeingKernels(prev, built);
     if (a.unknown)
       return {};
     if (!writes(a.writes, root)) {
@@ -321,6 +367,8 @@ struct ConvertLinalgToTensorCoresPass
     }
     // wgmma and TMA are sm_90a features (the "a" in the name).
     bool hopper = *sm == 90 && StringRef(chip).ends_with("a");
+    // The Tensor Core kernels built so far.
+    llvm::SmallPtrSet<Operation *, 16> built;
     for (linalg::LinalgOp op : candidates) {
       std::string reason;
       std::optional<MatmulInfo> info = analyze(op, *sm, reason);
@@ -345,8 +393,8 @@ struct ConvertLinalgToTensorCoresPass
       };
       if (!wmma && !info->element.isF32()) {
         if (info->m % 8 == 0)
-          transposeA = transposeBefore(op, info->a);
-        transposeB = transposeBefore(op, info->b);
+          transposeA = transposeBefore(op, info->a, built);
+        transposeB = transposeBefore(op, info->b, built);
         if (!foldable(transposeA))
           transposeA = {};
         if (!foldable(transposeB))
@@ -476,6 +524,9 @@ struct ConvertLinalgToTensorCoresPass
                               ? " (batch " + std::to_string(info->batch) + ")"
                               : std::string())
                       << " on Tensor Cores: " << kernel;
+      // (The kernel is the last op built before the matmul.)
+      if (auto launch = dyn_cast_or_null<gpu::LaunchOp>(op->getPrevNode()))
+        built.insert(launch);
       op->erase();
       // A transpose whose result nothing after it reads goes (and its
       // buffer, if nothing reads that at all).

@@ -1,13 +1,14 @@
 """GEMMs for the GPU emulator tests (test/GPU/emulate-gemm.test).
 
   emulate_gemm.py gen DIR TYPE M N K [--batch B[xB2]] [--bias-relu | --accumulate]
-                    [--transpose-a] [--transpose-b]
+                    [--transpose-a] [--transpose-b] [--twice]
       writes DIR/p.mlir (mpt.matmul / mpt.batch_matmul acc(f32), optionally
       followed by a bias add and a relu; with --accumulate, linalg.matmul /
       linalg.batch_matmul adding the product to an f32 input C) and its
       inputs DIR/{a,b,bias,c}.npy; with --transpose-a (-b) the matmul has
       transpose_a (transpose_b) and a.npy holds A^T, K x M (b.npy B^T, N x K);
-      --batch 2x3 gives two batch dimensions
+      --batch 2x3 gives two batch dimensions; --twice multiplies a second A
+      (a2.npy) by the same B too, a second result
   emulate_gemm.py check DIR
       compares DIR/result_0.npy with a float64 numpy reference and prints
       "ok" or the error
@@ -51,7 +52,8 @@ def as_stored(x, dtype):
     return x.astype(np.float32).astype(np.float64)
 
 
-def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False):
+def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False,
+        twice=False):
     os.makedirs(d, exist_ok=True)
     lead = [int(b) for b in batch.split("x")] if batch else []
     rng = np.random.default_rng(m * 7 + n * 5 + k * 3 +
@@ -65,6 +67,9 @@ def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False):
         np.save(os.path.join(d, name + ".npy"), v.astype(npy))
     np.save(os.path.join(d, "c.npy"),
             rng.standard_normal(lead + [m, n]).astype(np.float32))
+    if twice:
+        np.save(os.path.join(d, "a2.npy"),
+                rng.standard_normal(a.shape).astype(npy))
 
     def t(shape):
         return "tensor<%sx%s>" % ("x".join(map(str, shape)), elem)
@@ -88,21 +93,47 @@ def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False):
         op = "linalg.batch_matmul" if batch else "linalg.matmul"
         body = ("  %%r = %s ins(%%a, %%b : %s, %s) outs(%%c : %s) -> %s\n"
                 % (op, typeA, typeB, tc, tc))
+    results = tc
+    if twice:
+        args += ", %%a2: %s" % typeA
+        body += "  %%r2 = %s %%a2, %%b%s%s : (%s, %s) -> %s\n" % (
+            op, flags, acc, typeA, typeB, tc)
+        result += ", %r2"
+        results = "%s, %s" % (tc, tc)
     with open(os.path.join(d, "p.mlir"), "w") as f:
-        f.write("func.func @gemm(%s) -> %s {\n%s  func.return %s : %s\n}\n"
-                % (args, tc, body, result, tc))
+        f.write("func.func @gemm(%s) -> (%s) {\n%s  func.return %s : %s\n}\n"
+                % (args, results, body, result, results))
     with open(os.path.join(d, "config.json"), "w") as f:
         json.dump({"dtype": dtype, "bias_relu": bias_relu,
                    "accumulate": accumulate, "transpose_a": ta,
-                   "transpose_b": tb}, f)
+                   "transpose_b": tb, "twice": twice}, f)
 
 
 def check(d):
     with open(os.path.join(d, "config.json")) as f:
         config = json.load(f)
     dtype = config["dtype"]
+    name = os.path.basename(d)
+    inputs = ["a.npy", "a2.npy"] if config.get("twice") else ["a.npy"]
+    errors = []
+    for i, a_file in enumerate(inputs):
+        error = compare(d, config, a_file, "result_%d.npy" % i)
+        if isinstance(error, str):
+            print("%s: %s" % (name, error))
+            return
+        errors.append(error)
+    err, tol = max(errors), TOLERANCE[
+        "accumulate" if config.get("accumulate") else dtype]
+    print("%s: %s (relative error %.2e, tolerance %.2e)"
+          % (name, "ok" if err <= tol else "WRONG", err, tol))
+
+
+def compare(d, config, a_file, result_file):
+    """The relative error of `result_file` against the float64 reference
+    of `a_file` times B, or what is wrong with it (a string)."""
+    dtype = config["dtype"]
     elem = "f32" if dtype in ("f32", "tf32") else dtype
-    a = as_stored(np.load(os.path.join(d, "a.npy")), elem)
+    a = as_stored(np.load(os.path.join(d, a_file)), elem)
     b = as_stored(np.load(os.path.join(d, "b.npy")), elem)
     if config.get("transpose_a"):
         a = np.swapaxes(a, -1, -2)
@@ -111,24 +142,17 @@ def check(d):
     if dtype == "tf32":
         a, b = (round_tf32(x).astype(np.float64) for x in (a, b))
     ref = as_stored(a @ b, elem)
-    tol = TOLERANCE[dtype]
     if config.get("accumulate"):
         ref = np.load(os.path.join(d, "c.npy")).astype(np.float64) + a @ b
-        tol = TOLERANCE["accumulate"]
     if config["bias_relu"]:
         bias = as_stored(np.load(os.path.join(d, "bias.npy")), elem)
         ref = np.maximum(as_stored(ref + bias, elem), 0)
-    out = np.load(os.path.join(d, "result_0.npy")).astype(np.float64)
-    name = os.path.basename(d)
+    out = np.load(os.path.join(d, result_file)).astype(np.float64)
     if out.shape != ref.shape:
-        print("%s: shape %s, expected %s" % (name, out.shape, ref.shape))
-        return
+        return "shape %s, expected %s" % (out.shape, ref.shape)
     if not np.isfinite(out).all():
-        print("%s: %d non-finite elements" % (name, (~np.isfinite(out)).sum()))
-        return
-    err = np.linalg.norm(out - ref) / np.linalg.norm(ref)
-    print("%s: %s (relative error %.2e, tolerance %.2e)"
-          % (name, "ok" if err <= tol else "WRONG", err, tol))
+        return "%d non-finite elements" % (~np.isfinite(out)).sum()
+    return np.linalg.norm(out - ref) / np.linalg.norm(ref)
 
 
 if __name__ == "__main__":
@@ -141,7 +165,7 @@ if __name__ == "__main__":
             del rest[i:i + 2]
         flags = {r for r in rest if r.startswith("--")}
         known = {"--bias-relu", "--accumulate", "--transpose-a",
-                 "--transpose-b"}
+                 "--transpose-b", "--twice"}
         if flags - known or ("--accumulate" in flags and len(flags) > 1):
             sys.exit("emulate_gemm.py gen: flags %s (--accumulate goes alone)"
                      % sorted(flags))
@@ -149,6 +173,6 @@ if __name__ == "__main__":
         d, dtype, m, n, k = rest[0], rest[1], *map(int, rest[2:5])
         gen(d, dtype, m, n, k, batch, "--bias-relu" in flags,
             "--accumulate" in flags, "--transpose-a" in flags,
-            "--transpose-b" in flags)
+            "--transpose-b" in flags, "--twice" in flags)
     else:
         check(sys.argv[2])
