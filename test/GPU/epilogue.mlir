@@ -121,3 +121,30 @@ func.func @bias_written_between(%a: memref<128x64xf16>, %b: memref<64x128xf16>, 
 // PTX90: max.NaN.f32
 // PTX90: cvt.rn.f16x2.f32
 // PTX90: st.global.v2.b32
+
+// The generic reads a view made after the matmul (a residual collapsed to
+// the matmul's rows): the view moves above the kernel, which reads it.
+// REMARK: remark: matmul 64x64x64 on Tensor Cores: mma.sync {{.*}}, fused epilogue (truncf, addf) into f16
+// WGMMA: remark: matmul 64x64x64 on Tensor Cores: wgmma {{.*}}, fused epilogue (truncf, addf) into f16
+// CHECK-LABEL: func.func @residual_view(
+// CHECK-SAME: %{{[^:]*}}: memref<64x64xf16>, %{{[^:]*}}: memref<64x64xf16>, %[[RES:[^:]*]]: memref<4x16x64xf16>
+// CHECK: %[[VIEW:.*]] = memref.collapse_shape %[[RES]]
+// CHECK: gpu.launch
+// CHECK: memref.load %[[VIEW]]
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @residual_view(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %res: memref<4x16x64xf16>, %out: memref<64x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%t : memref<64x64xf32>)
+  %r = memref.collapse_shape %res [[0, 1], [2]] : memref<4x16x64xf16> into memref<64x64xf16>
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %r : memref<64x64xf32>, memref<64x64xf16>) outs(%out : memref<64x64xf16>) {
+  ^bb0(%x: f32, %y: f16, %o: f16):
+    %h = arith.truncf %x : f32 to f16
+    %s = arith.addf %h, %y : f16
+    linalg.yield %s : f16
+  }
+  return
+}

@@ -1,10 +1,14 @@
 // mpt-fuse-elementwise: upstream's elementwise fusion, except that reshapes
-// are not propagated into named matmuls nor into the ops that read their
-// results. A projection of a batch of tokens (collapse, matmul, rounding,
-// expand) keeps its linalg.matmul and the rounding next to it; upstream's
-// pass turns the matmul into a 3-d linalg.generic contraction (UPSTREAM).
-// Elementwise ops still fuse, and reshapes still propagate through
-// elementwise ops elsewhere.
+// are not propagated into named matmuls nor into the ops of their epilogue
+// chains (the rounding after a matmul and the elementwise ops that read it),
+// and that an elementwise op reading an expand_shape of such a chain runs
+// at the unexpanded shape instead, so that it fuses into the chain. A
+// projection of a batch of tokens (collapse, matmul, rounding, expand,
+// residual add) keeps its linalg.matmul, and the rounding and the residual
+// add become one generic that reads the matmul's result (the Tensor Core
+// kernel's epilogue); upstream's pass turns the matmul into a 3-d
+// linalg.generic contraction (UPSTREAM). Elementwise ops still fuse, and
+// reshapes still propagate through elementwise ops elsewhere.
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-fuse-elementwise))" | FileCheck %s
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(linalg-fuse-elementwise-ops))" | FileCheck %s --check-prefix=UPSTREAM
 
@@ -12,11 +16,15 @@
 #id3 = affine_map<(b, i, j) -> (b, i, j)>
 
 // CHECK-LABEL: func.func @projection(
-// CHECK: %[[X:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : tensor<4x16x64xf16> into tensor<64x64xf16>
-// CHECK: %[[P:.*]] = linalg.matmul ins(%[[X]], %{{.*}} : tensor<64x64xf16>, tensor<64x64xf16>)
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<64x64xf32>)
+// CHECK-SAME: %[[XIN:[^:]*]]: tensor<4x16x64xf16>, %[[W:[^:]*]]: tensor<64x64xf16>, %[[RES:[^:]*]]: tensor<4x16x64xf16>
+// CHECK: %[[X:.*]] = tensor.collapse_shape %[[XIN]] {{\[\[}}0, 1], [2]] : tensor<4x16x64xf16> into tensor<64x64xf16>
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[X]], %[[W]] : tensor<64x64xf16>, tensor<64x64xf16>)
+// CHECK: %[[R2:.*]] = tensor.collapse_shape %[[RES]] {{\[\[}}0, 1], [2]] : tensor<4x16x64xf16> into tensor<64x64xf16>
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[P]], %[[R2]] : tensor<64x64xf32>, tensor<64x64xf16>)
 // CHECK: arith.truncf
-// CHECK: tensor.expand_shape %[[R]]
+// CHECK-NEXT: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.expand_shape %[[Y]]
 // UPSTREAM-LABEL: func.func @projection(
 // UPSTREAM-NOT: linalg.matmul
 // UPSTREAM: iterator_types = ["parallel", "parallel", "parallel", "reduction"]

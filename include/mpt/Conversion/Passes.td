@@ -215,15 +215,20 @@ def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
     Upstream's `linalg-fuse-elementwise-ops` (elementwise producers into
     their consumers, reshapes propagated by expanding the ops they touch,
     the same clean-ups), except that no reshape is propagated into a
-    `linalg.matmul` or `linalg.batch_matmul`, nor into an op that reads a
-    result of one. Upstream's pass expands a matmul between a
+    `linalg.matmul` or `linalg.batch_matmul`, nor into the ops of its
+    epilogue chain (the elementwise ops that read its result, up to four
+    back, through reshapes). Upstream's pass expands a matmul between a
     `tensor.collapse_shape` and a `tensor.expand_shape` (what a projection
     of a batch of tokens, or `mpt.batch_matmul` with more than one batch
     dimension, lowers to) into a `linalg.generic` contraction, which no
     Tensor Core kernel takes; and it expands the rounding after a matmul,
     which then no longer fuses into the matmul's epilogue. Here the
     reshapes stay views (free after bufferization) and the matmuls stay
-    matmuls.
+    matmuls. An elementwise op that reads an expand_shape of a chain value
+    (the bias add or residual add after a projection, at [B, T, D]) runs
+    at the chain's shape instead (its dimensions collapsed as the
+    expand_shape's groups), so that it fuses into the chain and the Tensor
+    Core kernel's epilogue computes it.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

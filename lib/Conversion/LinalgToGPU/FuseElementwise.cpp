@@ -2,8 +2,9 @@
 //
 // Upstream's elementwise fusion (linalg-fuse-elementwise-ops: the same
 // patterns and clean-ups) with a control function that keeps named matmuls
-// out of reshape propagation, so that they reach the Tensor Core kernels as
-// matmuls, with their rounding right after them (the fused epilogue).
+// and their epilogue chains out of reshape propagation, so that they reach
+// the Tensor Core kernels as matmuls with their rounding (and what follows
+// it elementwise) right after them: the fused epilogue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,15 +31,86 @@ bool isMatmul(Operation *op) {
   return op && isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
 }
 
-/// Whether reshape propagation may change `op` (the linalg op it would
-/// expand): not a matmul, nor an op that reads a matmul's result (the
-/// rounding that becomes the matmul's epilogue).
-bool mayExpand(Operation *op) {
-  if (!op || isMatmul(op))
-    return false;
-  return llvm::none_of(op->getOperands(),
-                       [](Value v) { return isMatmul(v.getDefiningOp()); });
+/// How many elementwise ops back from a matmul an op may be and still count
+/// as part of its epilogue chain.
+constexpr int kChainDepth = 4;
+
+/// Rewrites of the pass, at most.
+constexpr int64_t kMaxRewrites = 1 << 16;
+
+bool readsChain(Operation *op, int depth);
+
+/// Whether `def` is a matmul, or an elementwise generic that reads the
+/// result of one (at most `depth` ops back).
+bool inChain(Operation *def, int depth) {
+  if (isMatmul(def))
+    return true;
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(def);
+  return generic && generic.getNumParallelLoops() == generic.getNumLoops() &&
+         readsChain(generic, depth);
 }
+
+/// The op that produces `v`, through reshapes.
+Operation *producer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      return def;
+    v = def->getOperand(0);
+  }
+  return nullptr;
+}
+
+/// Whether `op` reads a value of a matmul's chain (the rounding after it and
+/// the elementwise ops that follow, which become the matmul's epilogue),
+/// reshaped or not.
+bool readsChain(Operation *op, int depth) {
+  return depth > 0 && llvm::any_of(op->getOperands(), [&](Value v) {
+           return inChain(producer(v), depth - 1);
+         });
+}
+
+/// Whether reshape propagation may change `op` (the linalg op it would
+/// expand): not a matmul, nor an op of a matmul's chain.
+bool mayExpand(Operation *op) {
+  return op && !isMatmul(op) && !readsChain(op, kChainDepth);
+}
+
+/// An elementwise generic that reads an expand_shape of a value of a
+/// matmul's chain (a projection's rounding, expanded back to [B, T, D])
+/// runs at the unexpanded shape instead, its iteration dimensions collapsed
+/// as the expand_shape's groups; elementwise fusion then takes it into the
+/// chain, and the chain becomes the matmul's epilogue (a bias, an
+/// activation, a residual). It then belongs to the chain itself, which
+/// reshape propagation leaves alone: the two do not undo each other.
+struct CollapseIntoMatmulChain : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return failure();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto expand = input->get().getDefiningOp<tensor::ExpandShapeOp>();
+      if (!expand || !op.getMatchingIndexingMap(input).isIdentity() ||
+          !inChain(producer(expand.getSrc()), kChainDepth - 1))
+        continue;
+      SmallVector<ReassociationIndices> groups;
+      for (const ReassociationIndices &group : expand.getReassociationIndices())
+        if (group.size() > 1)
+          groups.push_back(group);
+      if (groups.empty() ||
+          !linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), groups))
+        continue;
+      FailureOr<linalg::CollapseResult> collapsed =
+          linalg::collapseOpIterationDims(op, groups, rewriter);
+      if (failed(collapsed))
+        continue;
+      rewriter.replaceOp(op, collapsed->results);
+      return success();
+    }
+    return failure();
+  }
+};
 
 struct FuseElementwisePass
     : public mpt::impl::FuseElementwiseBase<FuseElementwisePass> {
@@ -61,6 +133,7 @@ struct FuseElementwisePass
       return oneUse(fused) && mayExpand(expanded);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, oneUse);
+    patterns.add<CollapseIntoMatmulChain>(context);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshapes);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
@@ -70,8 +143,16 @@ struct FuseElementwisePass
     context->getLoadedDialect<linalg::LinalgDialect>()
         ->getCanonicalizationPatterns(patterns);
     linalg::populateConstantFoldLinalgOperations(patterns, oneUse);
-    (void)applyPatternsGreedily(getOperation(), std::move(patterns),
-                                GreedyRewriteConfig().setUseTopDownTraversal());
+    // (A bound on the rewrites: patterns that undid one another would
+    // otherwise grow the IR without end; the result is still correct.)
+    if (failed(applyPatternsGreedily(
+            getOperation(), std::move(patterns),
+            GreedyRewriteConfig().setUseTopDownTraversal().setMaxNumRewrites(
+                kMaxRewrites))))
+      getOperation().emitWarning()
+          << "mpt-fuse-elementwise: the fusion patterns did not converge "
+             "within "
+          << kMaxRewrites << " rewrites";
   }
 };
 

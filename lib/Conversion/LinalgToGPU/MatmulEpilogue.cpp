@@ -107,6 +107,31 @@ bool canRunAt(linalg::GenericOp generic, Operation *matmul) {
   }
   return true;
 }
+
+/// Whether `value` is defined before `op` (in its block or outside it), or
+/// by an allocation or an op without memory effects (a view, a constant)
+/// after it whose operands are: such ops may move above `op`.
+bool availableAt(Value value, Operation *op) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != op->getBlock() || def->isBeforeInBlock(op))
+    return true;
+  if (def->getNumRegions() ||
+      !(isa<memref::AllocOp>(def) || isMemoryEffectFree(def)))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value v) { return availableAt(v, op); });
+}
+
+/// Moves the definition of `value`, and of its operands, above `op` where
+/// it is after it (see availableAt).
+void moveAbove(Value value, Operation *op) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != op->getBlock() || def->isBeforeInBlock(op))
+    return;
+  for (Value operand : def->getOperands())
+    moveAbove(operand, op);
+  def->moveBefore(op);
+}
 } // namespace
 
 std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
@@ -156,6 +181,12 @@ std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
       return std::nullopt;
   if (!canRunAt(generic, matmul))
     return std::nullopt;
+  // What the generic takes must exist where the kernel runs: defined before
+  // the matmul, or by allocations, views and constants after it, which
+  // prepare() moves up.
+  for (Value operand : generic->getOperands())
+    if (!availableAt(operand, matmul))
+      return std::nullopt;
   // Blocks store results while others still read A and B: the output must
   // not be either.
   Value outRoot = mpt::rootOf(init->get());
@@ -196,11 +227,10 @@ std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
 }
 
 void FusedEpilogue::prepare(Operation *matmul) const {
-  // The output buffer must exist where the kernel runs.
-  if (Operation *def = out.getDefiningOp();
-      def && def->getBlock() == matmul->getBlock() &&
-      matmul->isBeforeInBlock(def))
-    def->moveBefore(matmul);
+  // The buffers (and views of them) the generic takes, its output among
+  // them, must exist where the kernel runs.
+  for (Value operand : generic->getOperands())
+    moveAbove(operand, matmul);
 }
 
 std::string FusedEpilogue::describe() const {

@@ -125,7 +125,8 @@ struct FusedEpilogue {
   unsigned accInput = 0;              // its operand that is the temporary
   mlir::Value out;                    // its output
 
-  /// Moves what the kernel needs (the output buffer) before `matmul`.
+  /// Moves what the kernel needs (the buffers and views the generic takes,
+  /// its output among them) before `matmul`.
   void prepare(mlir::Operation *matmul) const;
   /// Evaluates the generic on `values` and stores the result (a StoreFn).
   void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values,
