@@ -25,6 +25,23 @@ Value mpt::rootOf(Value v) {
   return v;
 }
 
+namespace {
+/// Adds to `a` the buffer that effect `e` reads or writes (freeing counts as
+/// writing); an effect on no particular value makes `a` unknown.
+void addEffect(const MemoryEffects::EffectInstance &e, mpt::Accesses &a) {
+  bool read = isa<MemoryEffects::Read>(e.getEffect());
+  bool write = isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
+  if (!read && !write)
+    return;
+  Value value = e.getValue();
+  if (!value) {
+    a.unknown = true;
+    return;
+  }
+  (write ? a.writes : a.reads).push_back(mpt::rootOf(value));
+}
+} // namespace
+
 mpt::Accesses mpt::accessesOf(Operation *op) {
   Accesses a;
   if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
@@ -48,19 +65,31 @@ mpt::Accesses mpt::accessesOf(Operation *op) {
     }
     SmallVector<MemoryEffects::EffectInstance> list;
     effects.getEffects(list);
-    for (const MemoryEffects::EffectInstance &e : list) {
-      bool read = isa<MemoryEffects::Read>(e.getEffect());
-      bool write =
-          isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
-      if (!read && !write)
-        continue;
-      Value value = e.getValue();
-      if (!value) {
-        a.unknown = true;
-        continue;
-      }
-      (write ? a.writes : a.reads).push_back(rootOf(value));
-    }
+    for (const MemoryEffects::EffectInstance &e : list)
+      addEffect(e, a);
+  });
+  return a;
+}
+
+mpt::Accesses mpt::kernelAccesses(Operation *kernel) {
+  Accesses a;
+  auto outside = [&](Value v) {
+    return isa<BaseMemRefType>(v.getType()) &&
+           !kernel->isAncestor(v.getParentRegion()->getParentOp());
+  };
+  kernel->walk([&](Operation *nested) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    SmallVector<MemoryEffects::EffectInstance> list;
+    if (effects)
+      effects.getEffects(list);
+    bool valueless = !effects || llvm::any_of(list, [](auto &e) {
+      return !e.getValue() && !isa<MemoryEffects::Allocate>(e.getEffect());
+    });
+    if (valueless && llvm::any_of(nested->getOperands(), outside))
+      a.unknown = true;
+    for (const MemoryEffects::EffectInstance &e : list)
+      if (e.getValue() && outside(e.getValue()))
+        addEffect(e, a);
   });
   return a;
 }

@@ -28,6 +28,14 @@ mlir::Value rootOf(mlir::Value v);
 /// and write every buffer it is given.
 Accesses accessesOf(mlir::Operation *op);
 
+/// What a kernel (a gpu.launch) does to the buffers from outside it: the
+/// effects of its ops on them. Ops inside that take none of them (barriers,
+/// fences, register arithmetic) do not count, even without known effects;
+/// one that takes such a buffer without known effects makes it unknown.
+/// (Reads through values that are not memrefs, such as TMA descriptors, are
+/// not seen: the caller accounts for those.)
+Accesses kernelAccesses(mlir::Operation *kernel);
+
 /// Whether two buffers may be the same memory: the same value, or two
 /// function arguments (a caller may pass one buffer twice), or anything not
 /// made by an allocation in the function. A function's result buffers (an

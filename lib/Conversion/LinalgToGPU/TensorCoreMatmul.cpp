@@ -193,11 +193,8 @@ int64_t mmaSyncSharedBytes(const Tiles &t, const MatmulInfo &info) {
 }
 
 /// What `op` does to buffers (mpt::accessesOf), seeing through what this
-/// pass built: in a kernel of `built`, the ops' effects on buffers from
-/// outside it (the barriers, fences and Tensor Core ops inside touch none;
-/// an op without known effects that takes such a buffer is unknown), and a
-/// TMA descriptor reads its tensor (the wgmma kernels only load through
-/// them).
+/// pass built: a kernel of `built` by mpt::kernelAccesses, and a TMA
+/// descriptor reads its tensor (the wgmma kernels only load through them).
 static mpt::Accesses
 accessesSeeingKernels(Operation *op,
                       const llvm::SmallPtrSetImpl<Operation *> &built) {
@@ -206,34 +203,7 @@ accessesSeeingKernels(Operation *op,
     a.reads.push_back(mpt::rootOf(descriptor.getTensor()));
     return a;
   }
-  if (!built.contains(op))
-    return mpt::accessesOf(op);
-  mpt::Accesses a;
-  auto outside = [&](Value v) {
-    return isa<BaseMemRefType>(v.getType()) &&
-           !op->isAncestor(v.getParentRegion()->getParentOp());
-  };
-  op->walk([&](Operation *nested) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
-    SmallVector<MemoryEffects::EffectInstance> list;
-    if (effects)
-      effects.getEffects(list);
-    bool valueless = !effects || llvm::any_of(list, [](auto &e) {
-      return !e.getValue() && !isa<MemoryEffects::Allocate>(e.getEffect());
-    });
-    if (valueless && llvm::any_of(nested->getOperands(), outside))
-      a.unknown = true;
-    for (const MemoryEffects::EffectInstance &e : list) {
-      Value value = e.getValue();
-      if (!value || !outside(value))
-        continue;
-      if (isa<MemoryEffects::Read>(e.getEffect()))
-        a.reads.push_back(mpt::rootOf(value));
-      else if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()))
-        a.writes.push_back(mpt::rootOf(value));
-    }
-  });
-  return a;
+  return built.contains(op) ? mpt::kernelAccesses(op) : mpt::accessesOf(op);
 }
 
 /// The linalg.transpose that last wrote `operand` of `matmul`, if the
@@ -1140,23 +1110,32 @@ struct ConvertLinalgToTensorCoresPass
         // 8-15 of K 0-7, then of K 8-15; B's two K 0-7 and 8-15 of 8
         // columns. Stored as their transposes (K x M, N x K), they are
         // loaded with .trans for A and without it for B.
-        Value q = lm.div(lane, 8), r = lm.rem(lane, 8);
-        Value qLow = lm.mul(lm.rem(q, 2), 8), qHigh = lm.mul(lm.div(q, 2), 8);
+        // Transposed: matrix q = lane / 8, row r = lane % 8; matrix q is
+        // 8 (q % 2) on in M (B: in K), 8 (q / 2) on in K.
+        auto lowHalf = [&] { return lm.mul(lm.rem(lm.div(lane, 8), 2), 8); };
         for (int64_t i = 0; i < fm; ++i) {
           Value m0 = lm.add(warpRow, i * 16);
-          SmallVector<Value> index{buf, lm.add(m0, ldRow),
-                                   lm.add(ldCol, kk * 16)};
-          if (info.transposedA) // row K + 8 (q / 2) + r, column M + 8 (q % 2)
-            index = {buf, lm.add(lm.add(qHigh, kk * 16), r), lm.add(m0, qLow)};
+          SmallVector<Value> index =
+              info.transposedA
+                  ? SmallVector<Value>{buf,
+                                       lm.add(
+                                           lm.add(lm.mul(lm.div(lane, 16), 8),
+                                                  kk * 16),
+                                           lm.rem(lane, 8)),
+                                       lm.add(m0, lowHalf())}
+                  : SmallVector<Value>{buf, lm.add(m0, ldRow),
+                                       lm.add(ldCol, kk * 16)};
           aFrags.push_back(nvgpu::LdMatrixOp::create(
               lb, loc, aFragType, as, index, lb.getBoolAttr(info.transposedA),
               lb.getI32IntegerAttr(4)));
         }
         for (int64_t j = 0; j < fn; ++j) {
           Value n0 = lm.add(warpCol, j * 8);
-          SmallVector<Value> index{buf, lm.add(ldRow, kk * 16), n0};
-          if (info.transposedB) // row N + r, column K + 8 (q % 2)
-            index = {buf, lm.add(n0, r), lm.add(qLow, kk * 16)};
+          SmallVector<Value> index =
+              info.transposedB
+                  ? SmallVector<Value>{buf, lm.add(n0, lm.rem(lane, 8)),
+                                       lm.add(lowHalf(), kk * 16)}
+                  : SmallVector<Value>{buf, lm.add(ldRow, kk * 16), n0};
           bFrags.push_back(nvgpu::LdMatrixOp::create(
               lb, loc, bFragType, bs, index, lb.getBoolAttr(!info.transposedB),
               lb.getI32IntegerAttr(2)));
