@@ -15,7 +15,7 @@
 // CHECK-COUNT-4: llvm.call @mgpuTensorMapEncodeTiledMemref
 // CHECK: llvm.call @mgpuStreamCreate
 // CHECK-NOT: llvm.call @mgpuStreamSynchronize
-// CHECK-COUNT-7: gpu.launch_func
+// CHECK-COUNT-6: gpu.launch_func
 // CHECK-NOT: llvm.call @mgpuTensorMapEncodeTiledMemref
 // CHECK: llvm.call @mgpuStreamSynchronize
 // CHECK-NOT: llvm.call @mgpuStreamSynchronize

@@ -234,6 +234,24 @@ def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def UntieEmptyTensors
+    : Pass<"mpt-untie-empty-tensors", "::mlir::func::FuncOp"> {
+  let summary = "One tensor.empty for each op that writes into one";
+  let description = [{
+    Gives every `tensor.empty` one use: an empty with several uses is
+    cloned before each further user. CSE merges the empties of unrelated
+    ops' outputs (they are equal and pure), and one-shot bufferization then
+    writes those results into one buffer wherever the first result is dead
+    before the second is written. On the GPU that order is a false
+    dependence: the kernels that make the results can no longer run in
+    one launch, and a matmul cannot read a head-split transpose's input in
+    place (`mpt-linalg-to-tensor-cores`) once the next projection has
+    overwritten it. Run before bufferization; the buffers that results get
+    are then their own.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def CopiesToFills : Pass<"mpt-copies-to-fills", "::mlir::func::FuncOp"> {
   let summary = "Copies of buffers that hold one constant as fills";
   let description = [{
@@ -412,6 +430,29 @@ def GPUHostMemory : Pass<"mpt-gpu-host-memory", "::mlir::func::FuncOp"> {
     builds, a host synchronization before every wgmma kernel.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def GPUReuseBuffers : Pass<"mpt-gpu-reuse-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Device buffers whose lifetimes do not overlap share memory";
+  let description = [{
+    Runs after `mpt-gpu-host-memory`, on a host function of one block whose
+    kernels run in program order on one stream. Each static `gpu.alloc` of
+    the function body that is freed by one `gpu.dealloc` of the body, and
+    whose uses (seen through views, casts and TMA descriptors) are all ops
+    of the body, lives from its first use to its last, counted in ops of
+    the body (a kernel launch, or a host op with a region, is one step).
+    Buffers whose lifetimes are disjoint may take the same memory: they are
+    placed in one arena, largest first, each at the lowest offset (a
+    multiple of 256 bytes) that no buffer live at the same time covers,
+    and become `memref.view`s of it; one `gpu.alloc` and one `gpu.dealloc`
+    remain. Two buffers one kernel reads or writes never share memory.
+    Bufferization reuses buffers only through the in-place writes it
+    finds on tensors, which `mpt-untie-empty-tensors` undoes to keep
+    kernels apart; this pass reuses memory after the kernels are built,
+    by when reuse orders nothing.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {

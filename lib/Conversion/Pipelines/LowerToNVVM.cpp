@@ -90,6 +90,9 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   SplitReductionsOptions split;
   split.full = false;
   pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
+  // Each result its own buffer: no order between unrelated kernels that a
+  // shared buffer would impose.
+  pm.addNestedPass<func::FuncOp>(createUntieEmptyTensors());
   parseInto(pm, kBufferize);
   // Fills rather than copies of filled buffers (the zeros that matmuls and
   // reductions start from).
@@ -122,6 +125,8 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   simt.fuse = options.fuse;
   pm.addNestedPass<func::FuncOp>(createParallelLoopsToGPU(simt));
   pm.addNestedPass<func::FuncOp>(createGPUHostMemory());
+  // Buffers whose lifetimes do not overlap share memory.
+  pm.addNestedPass<func::FuncOp>(createGPUReuseBuffers());
   parseInto(pm, "lower-affine,gpu-kernel-outlining");
 }
 

@@ -1,0 +1,91 @@
+// mpt-untie-empty-tensors: the users of one tensor.empty (what CSE makes of
+// the empties of unrelated outputs) are split into chains, a user joining
+// the chain of another when it reads a value that bufferization writes into
+// that one's buffer (its result, or the result of an op that took it as its
+// destination). Each chain after the first gets its own empty, made right
+// before its first user; a chain keeps one empty, so bufferization may
+// still write a result over the value it reads.
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-untie-empty-tensors))" | FileCheck %s
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @chains(
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<8x8xf32>)
+// CHECK: %[[M:.*]] = linalg.matmul {{.*}} outs(%[[F]] : tensor<8x8xf32>)
+// CHECK: %[[U:.*]] = linalg.generic {{.*}} ins(%[[M]], %{{.*}} : tensor<8x8xf32>, tensor<8x8xf32>) outs(%[[E]] : tensor<8x8xf32>)
+// CHECK: %[[E2:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK-NEXT: %[[V:.*]] = linalg.generic {{.*}} outs(%[[E2]] : tensor<8x8xf32>)
+// CHECK: %[[E3:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK-NEXT: %[[T:.*]] = linalg.generic {{.*}} outs(%[[E3]] : tensor<8x8xf32>)
+// CHECK: %[[W:.*]] = linalg.generic {{.*}} ins(%[[V]] : tensor<8x8xf32>) outs(%[[E2]] : tensor<8x8xf32>)
+// CHECK-NOT: tensor.empty
+// CHECK: return %[[U]], %[[W]], %[[T]]
+func.func @chains(%a: tensor<8x8xf16>, %b: tensor<8x8xf16>,
+                  %x: tensor<8x8xf32>)
+    -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  // The matmul accumulates into the fill, and the bias add reads the
+  // matmul: one chain.
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x8xf16>, tensor<8x8xf16>)
+                     outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %x : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  // Unrelated to the first chain: a chain of two of its own (%v, then %w
+  // reading it).
+  %v = linalg.generic {indexing_maps = [#id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = arith.mulf %p, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  // Unrelated to both.
+  %t = linalg.generic {indexing_maps = [#id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = arith.negf %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  %w = linalg.generic {indexing_maps = [#id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%v : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %s = arith.addf %p, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  return %u, %w, %t : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// An empty with one user is left alone.
+// CHECK-LABEL: func.func @single(
+// CHECK-COUNT-1: tensor.empty
+// CHECK-NOT: tensor.empty
+func.func @single(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %c = linalg.copy ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// Dynamic sizes: the clone takes the same sizes.
+// CHECK-LABEL: func.func @dynamic(
+// CHECK-SAME: %[[N:[^:]*]]: index
+// CHECK: tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK: linalg.copy
+// CHECK: tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK-NEXT: linalg.copy
+func.func @dynamic(%n: index, %x: tensor<?xf32>, %y: tensor<?xf32>)
+    -> (tensor<?xf32>, tensor<?xf32>) {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %c = linalg.copy ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %d = linalg.copy ins(%y : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %c, %d : tensor<?xf32>, tensor<?xf32>
+}
