@@ -7,8 +7,12 @@
 // and B's without. The transpose goes when nothing after it reads its
 // result. It stays when its result is read elsewhere (the matmul still reads
 // the input), and is not folded when something between it and the matmul
-// writes its input, when it permutes other dimensions, when the fused
-// epilogue writes its input, for f32 operands, and before sm_80 (WMMA).
+// writes its input, when the fused epilogue writes its input, for f32
+// operands, and before sm_80 (WMMA). wgmma folds only the swap of the last
+// two dimensions; mma.sync any permutation (and chain of transposes, through
+// reshapes) that keeps the input's contiguous dimension the last of the
+// operand's rows or columns, reading the input through a strided view
+// (emulate-head-split.test runs attention's head split and merge).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_90a 2> %t/remarks.txt | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REMARK < %t/remarks.txt
@@ -145,9 +149,16 @@ func.func @input_written(%x: memref<64x64xf16>, %y: memref<64x64xf16>,
   return
 }
 
-// The batch dimension moves: no folding.
+// The batch dimension moves: no folding for wgmma; mma.sync reads the
+// input through a strided view (batch stride 64, row stride 128).
 // CHECK-LABEL: func.func @batch_moves(
 // CHECK: linalg.transpose
+// SM80-IR-LABEL: func.func @batch_moves(
+// SM80-IR-SAME: %[[A:[^:]*]]: memref<64x2x64xf16>
+// SM80-IR-NOT: linalg.transpose
+// SM80-IR: nvgpu.device_async_copy %[[A]][%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 8
+// SM80-IR: return
+// SM80: remark: matmul 64x64x64 (batch 2) on Tensor Cores: mma.sync {{.*}}, A read from the transpose's input (strided view){{$}}
 // REMARK: remark: matmul 64x64x64 (batch 2) on Tensor Cores: wgmma {{.*}} bytes of shared memory{{$}}
 func.func @batch_moves(%a: memref<64x2x64xf16>, %b: memref<2x64x64xf16>,
                        %c: memref<2x64x64xf32> {llvm.noalias}) {
@@ -204,9 +215,10 @@ func.func @heads(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
 }
 
 // The view splits the batch but the permutation moves a batch dimension:
-// no folding.
+// no folding for wgmma; mma.sync reads N x K tiles of a strided view.
 // CHECK-LABEL: func.func @heads_moved(
 // CHECK: linalg.transpose
+// SM80: remark: matmul 64x64x64 (batch 4) on Tensor Cores: mma.sync {{.*}}, B read from the transpose's input (strided view, N x K tiles, ldmatrix){{$}}
 // REMARK: remark: matmul 64x64x64 (batch 4) on Tensor Cores: wgmma {{.*}} bytes of shared memory{{$}}
 func.func @heads_moved(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
                        %s: memref<4x64x64xf32> {llvm.noalias}) {
@@ -257,5 +269,44 @@ func.func @two_readers(%x: memref<64x64xf16>, %y: memref<64x64xf16>, %z: memref<
   linalg.matmul ins(%t, %y : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   linalg.matmul ins(%t, %z : memref<64x64xf16>, memref<64x64xf16>) outs(%d : memref<64x64xf32>)
   memref.dealloc %t : memref<64x64xf16>
+  return
+}
+
+// The input's contiguous dimension becomes a batch dimension: no 16-byte
+// rows to copy, no folding on either kernel.
+// CHECK-LABEL: func.func @contiguous_to_batch(
+// CHECK: linalg.transpose
+// SM80-IR-LABEL: func.func @contiguous_to_batch(
+// SM80-IR: linalg.transpose
+// SM80: remark: matmul 64x64x64 (batch 8) on Tensor Cores: mma.sync {{.*}} ldmatrix{{$}}
+func.func @contiguous_to_batch(%a: memref<64x64x8xf16>, %b: memref<8x64x64xf16>,
+                               %c: memref<8x64x64xf32> {llvm.noalias}) {
+  %at = memref.alloc() : memref<8x64x64xf16>
+  linalg.transpose ins(%a : memref<64x64x8xf16>) outs(%at : memref<8x64x64xf16>) permutation = [2, 0, 1]
+  linalg.batch_matmul ins(%at, %b : memref<8x64x64xf16>, memref<8x64x64xf16>) outs(%c : memref<8x64x64xf32>)
+  memref.dealloc %at : memref<8x64x64xf16>
+  return
+}
+
+// Attention's head merge before the output projection: rows of (batch,
+// position), columns of (head, dim) read from the [B, H, T, D] context on
+// mma.sync; the transpose goes. Not for wgmma, which keeps the transpose.
+// CHECK-LABEL: func.func @head_merge(
+// CHECK: linalg.transpose
+// SM80-IR-LABEL: func.func @head_merge(
+// SM80-IR-SAME: %[[CTX:[^:]*]]: memref<4x64x32xf16>
+// SM80-IR-NOT: linalg.transpose
+// SM80-IR: %[[V:.*]] = memref.expand_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] output_shape [2, 2, 64, 32] : memref<8192xf16> into memref<2x2x64x32xf16>
+// SM80-IR: nvgpu.device_async_copy %[[V]][%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 8
+// SM80-IR: return
+// SM80: remark: matmul 128x64x64 on Tensor Cores: mma.sync {{.*}}, A read from the transpose's input (strided view){{$}}
+func.func @head_merge(%ctx: memref<4x64x32xf16>, %w: memref<64x64xf16>,
+                      %out: memref<128x64xf32> {llvm.noalias}) {
+  %c4 = memref.expand_shape %ctx [[0, 1], [2], [3]] output_shape [2, 2, 64, 32] : memref<4x64x32xf16> into memref<2x2x64x32xf16>
+  %m = memref.alloc() : memref<2x64x2x32xf16>
+  linalg.transpose ins(%c4 : memref<2x2x64x32xf16>) outs(%m : memref<2x64x2x32xf16>) permutation = [0, 2, 1, 3]
+  %rows = memref.collapse_shape %m [[0, 1], [2, 3]] : memref<2x64x2x32xf16> into memref<128x64xf16>
+  linalg.matmul ins(%rows, %w : memref<128x64xf16>, memref<64x64xf16>) outs(%out : memref<128x64xf32>)
+  memref.dealloc %m : memref<2x64x2x32xf16>
   return
 }

@@ -85,10 +85,16 @@ def ConvertLinalgToTensorCores
       layouts transposed to match (M must then be a multiple of 8 for A^T;
       nothing in between may write either buffer). The `mma.sync` kernel
       does the same with K x M tiles of A^T loaded by `ldmatrix.trans` and
-      N x K tiles of B^T loaded by `ldmatrix`. The transpose goes when
-      nothing after it reads its result; the remark says ", A read from the
-      transpose's input (M-major tiles)" (B: K-major; mma.sync: the tiles
-      and the ldmatrix).
+      N x K tiles of B^T loaded by `ldmatrix`, and more: any chain of
+      transposes (through reshapes) whose input keeps 16-byte rows along
+      the operand's rows or columns, such as attention's head split and
+      merge ([B, T, H, D] <-> [B, H, T, D]) and the swap of K after it, is
+      read through a strided view of the first transpose's input (on
+      sm_90a where wgmma does not take the matmul). The transposes go
+      when nothing after them reads their results; the remark says ", A
+      read from the transpose's input (M-major tiles)" (B: K-major;
+      mma.sync: "through N transposes", "strided view", the tiles and the
+      ldmatrix).
 
     Block order: the GPU starts blocks in the order of their linear id, so
     the kernels map that id to tiles of C in groups of `group-m` rows of

@@ -13,11 +13,28 @@
 #include "mlir/IR/Builders.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 #include <string>
 
+namespace mpt {
+struct Accesses;
+} // namespace mpt
+
 namespace mpt::tc {
+
+/// An operand the mma.sync kernel reads through a view of another buffer
+/// (the input of the transposes that wrote it): element (batch, row, col) of
+/// the operand as the kernel reads it (M x K or, transposed, K x M for A;
+/// K x N or N x K for B) is the element of `source` whose indices along
+/// the dimensions `batch`, `rows` and `cols` are the batch, row and column
+/// taken row-major over them. `source` has the identity layout, and its
+/// last dimension is the last of `cols`.
+struct OperandView {
+  mlir::Value source;
+  llvm::SmallVector<int64_t, 4> batch, rows, cols;
+};
 
 /// A matmul the pass can take: its operands, shape and batch.
 struct MatmulInfo {
@@ -25,10 +42,15 @@ struct MatmulInfo {
   int64_t batch = 0; // 0: linalg.matmul
   int64_t m, n, k;
   mlir::Type element;
-  /// `a` holds A transposed (K x M, batch first), `b` B transposed (N x K):
-  /// the input of a linalg.transpose the matmul read (the wgmma kernel
-  /// only, which reads such operands as M-major A and K-major B tiles).
+  /// `a` (or `viewA`) holds A transposed (K x M, batch first), `b` B
+  /// transposed (N x K): the input of a linalg.transpose the matmul read
+  /// (wgmma reads such operands as M-major A and K-major B tiles, mma.sync
+  /// as K x M and N x K tiles; WMMA and the tf32 kernel never get them).
   bool transposedA = false, transposedB = false;
+  /// Set when the mma.sync kernel reads A or B through a view that is not
+  /// a plain matrix (a head-split or head-merge transpose folded): then
+  /// `a` or `b` is unused.
+  std::optional<OperandView> viewA, viewB;
 };
 
 /// Index arithmetic on `index` values.
@@ -75,6 +97,43 @@ inline llvm::SmallVector<mlir::Value> at(mlir::Value batch, mlir::Value row,
     return {batch, row, col};
   return {row, col};
 }
+
+/// The indices in `view.source` of element (batch, row, col).
+llvm::SmallVector<mlir::Value> at(IndexMath &im, const OperandView &view,
+                                  mlir::Value batch, mlir::Value row,
+                                  mlir::Value col);
+
+/// A matmul operand as the input of the linalg.transposes that last wrote
+/// it (through reshapes of both, composed along a chain of them).
+struct FoldedOperand {
+  mlir::Value buffer;               // what the first transpose read
+  llvm::SmallVector<int64_t> shape; // its row-major shape in the view
+  llvm::SmallVector<int64_t, 4> batch, rows, cols; // A: M x K, B: K x N
+  bool transposed = false; // `shape`'s last dim is the last of rows
+  llvm::SmallVector<mlir::Operation *> transposes; // nearest the matmul first
+
+  /// The view as the kernel reads it (rows and columns swapped when
+  /// transposed), the reshape of `buffer` to `shape` made at `b`.
+  OperandView materialize(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// Whether that view is a plain matrix: a batch of the leading dims in
+  /// order (if any), then one dim of rows and one of columns (a matrix or,
+  /// batch collapsed, a batch of them).
+  bool plain() const;
+};
+
+/// The fold of the transposes that wrote `operand` of `matmul` (rank 2 or
+/// 3, identity layout) into a view of their input, taking each transpose
+/// that is the last write of the buffer before the matmul (or before the
+/// transpose after it in the chain) and whose input nothing writes from
+/// then to the matmul, as long as the view stays one the mma.sync kernel
+/// reads in 16-byte rows (`chunk` elements along the contiguous
+/// dimension), and at most `maxTransposes` of them (0: any number).
+/// `accesses` says what an op does to buffers. Nullopt if no transpose
+/// folds.
+std::optional<FoldedOperand>
+foldTransposes(mlir::Operation *matmul, mlir::Value operand, int64_t chunk,
+               llvm::function_ref<mpt::Accesses(mlir::Operation *)> accesses,
+               int64_t maxTransposes = 0);
 
 //===----------------------------------------------------------------------===//
 // Block order

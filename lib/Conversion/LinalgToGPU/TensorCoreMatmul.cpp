@@ -27,6 +27,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include <numeric>
 
 namespace mpt {
@@ -206,86 +209,6 @@ accessesSeeingKernels(Operation *op,
   return built.contains(op) ? mpt::kernelAccesses(op) : mpt::accessesOf(op);
 }
 
-/// The linalg.transpose that last wrote `operand` of `matmul`, if the
-/// matmul may read the transpose's input instead: the transpose writes
-/// `operand` itself, or a view of it that splits its batch dimension, or
-/// what `operand` is such a view of (a batch_matmul with several batch
-/// dimensions bufferizes to either), and swaps
-/// the last two dimensions, keeping the others in place; nothing between the
-/// two ops writes the operand or the input, which is a statically shaped
-/// memref with the identity layout (what a TMA tensor map takes).
-static linalg::TransposeOp
-transposeBefore(Operation *matmul, Value operand,
-                const llvm::SmallPtrSetImpl<Operation *> &built) {
-  Value root = mpt::rootOf(operand);
-  SmallVector<Value> written;
-  auto writes = [](ArrayRef<Value> buffers, Value buffer) {
-    return llvm::any_of(buffers,
-                        [&](Value w) { return mpt::mayAlias(w, buffer); });
-  };
-  for (Operation *prev = matmul->getPrevNode(); prev;
-       prev = prev->getPrevNode()) {
-    mpt::Accesses a = accessesSeeingKernels(prev, built);
-    if (a.unknown)
-      return {};
-    if (!writes(a.writes, root)) {
-      llvm::append_range(written, a.writes);
-      continue;
-    }
-    auto transpose = dyn_cast<linalg::TransposeOp>(prev);
-    if (!transpose || !transpose.hasPureBufferSemantics())
-      return {};
-    ArrayRef<int64_t> perm = transpose.getPermutation();
-    int64_t rank = perm.size();
-    Value init = transpose.getInit();
-    int64_t operandRank = cast<MemRefType>(operand.getType()).getRank();
-    if (init != operand) {
-      // The transpose writes a view of the operand that splits its batch
-      // (reassociation [[0 .. rank - 3], [rank - 2], [rank - 1]]), or the
-      // operand is such a view of what the transpose writes.
-      auto splitsBatch = [&](ArrayRef<ReassociationIndices> groups) {
-        return operandRank == 3 && groups.size() == 3 &&
-               groups[0].size() == static_cast<size_t>(rank - 2);
-      };
-      auto expand = init.getDefiningOp<memref::ExpandShapeOp>();
-      auto collapse = operand.getDefiningOp<memref::CollapseShapeOp>();
-      if (!(expand && expand.getSrc() == operand &&
-            splitsBatch(expand.getReassociationIndices())) &&
-          !(collapse && collapse.getSrc() == init &&
-            splitsBatch(collapse.getReassociationIndices())))
-        return {};
-    }
-    if (rank < 2 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
-      return {};
-    for (int64_t d = 0; d < rank - 2; ++d)
-      if (perm[d] != d)
-        return {};
-    auto type = dyn_cast<MemRefType>(transpose.getInput().getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-        writes(written, mpt::rootOf(transpose.getInput())))
-      return {};
-    return transpose;
-  }
-  return {};
-}
-
-/// The input of `transpose` (see transposeBefore) with the shape of the
-/// matmul operand it stands for, transposed: its batch dimensions collapsed
-/// into one where the transpose wrote a view that split them.
-static Value transposedOperand(OpBuilder &b, linalg::TransposeOp transpose,
-                               Value operand) {
-  Value input = transpose.getInput();
-  auto type = cast<MemRefType>(input.getType());
-  int64_t rank = type.getRank();
-  if (rank == cast<MemRefType>(operand.getType()).getRank())
-    return input;
-  ReassociationIndices batch(rank - 2);
-  std::iota(batch.begin(), batch.end(), 0);
-  return memref::CollapseShapeOp::create(
-      b, transpose.getLoc(), input,
-      ArrayRef<ReassociationIndices>{batch, {rank - 2}, {rank - 1}});
-}
-
 struct ConvertLinalgToTensorCoresPass
     : public mpt::impl::ConvertLinalgToTensorCoresBase<
           ConvertLinalgToTensorCoresPass> {
@@ -353,51 +276,108 @@ struct ConvertLinalgToTensorCoresPass
       // The mma.sync and wgmma kernels read a transposed operand (a backward
       // matmul's) from the transpose's input, as it lies in memory; the
       // transpose goes. A^T's rows (M) must start at 16 bytes as well.
+      // wgmma takes the swap of the last two dims (TMA boxes of a plain
+      // matrix); mma.sync any chain of transposes whose view keeps 16-byte
+      // rows (attention's head split and merge among them).
       MatmulInfo kernelInfo = *info;
-      linalg::TransposeOp transposeA, transposeB;
+      std::optional<FoldedOperand> foldA, foldB;
+      // Views made for a kernel that did not take them.
+      auto eraseUnusedViews = [](ArrayRef<Value> values) {
+        for (Value v : values)
+          while (v &&
+                 (v.getDefiningOp<memref::CollapseShapeOp>() ||
+                  v.getDefiningOp<memref::ExpandShapeOp>()) &&
+                 v.use_empty()) {
+            Operation *view = v.getDefiningOp();
+            v = view->getOperand(0);
+            view->erase();
+          }
+      };
+      // The folds of A and B for a kernel that reads `plain` views only
+      // (wgmma: one transpose at most) or any (mma.sync), into `into`.
       // (Blocks store results while others still read the input: the fused
       // epilogue's output must not be it.)
-      auto foldable = [&](linalg::TransposeOp t) {
-        return t && !(epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
-                                                mpt::rootOf(t.getInput())));
-      };
-      if (!wmma && !info->element.isF32()) {
-        if (info->m % 8 == 0)
-          transposeA = transposeBefore(op, info->a, built);
-        transposeB = transposeBefore(op, info->b, built);
-        if (!foldable(transposeA))
-          transposeA = {};
-        if (!foldable(transposeB))
-          transposeB = {};
+      bool lowPrecisionSync = !wmma && !info->element.isF32();
+      auto fold = [&](MatmulInfo &into, bool plainOnly) {
+        foldA = foldB = std::nullopt;
+        if (!lowPrecisionSync)
+          return;
+        int64_t chunk = 16 / (info->element.getIntOrFloatBitWidth() / 8);
+        auto accesses = [&](Operation *o) {
+          return accessesSeeingKernels(o, built);
+        };
         OpBuilder b(op);
-        if (transposeA) {
-          kernelInfo.a = transposedOperand(b, transposeA, info->a);
-          kernelInfo.transposedA = true;
-        }
-        if (transposeB) {
-          kernelInfo.b = transposedOperand(b, transposeB, info->b);
-          kernelInfo.transposedB = true;
-        }
-      }
+        auto use = [&](Value operand, std::optional<FoldedOperand> &folded,
+                       Value &kernelOperand, bool &transposed,
+                       std::optional<OperandView> &view) {
+          folded = foldTransposes(op, operand, chunk, accesses,
+                                  /*maxTransposes=*/plainOnly ? 1 : 0);
+          if (folded &&
+              (epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
+                                         mpt::rootOf(folded->buffer))))
+            folded.reset();
+          if (folded && plainOnly && !(folded->plain() && folded->transposed))
+            folded.reset();
+          if (!folded)
+            return;
+          OperandView v = folded->materialize(b, op.getLoc());
+          transposed = folded->transposed;
+          if (!folded->plain()) {
+            view = v;
+            return;
+          }
+          // A matrix, or a batch of them (batch dims collapsed into one).
+          kernelOperand = v.source;
+          auto type = cast<MemRefType>(v.source.getType());
+          int64_t rank = type.getRank();
+          if (info->batch && rank > 3) {
+            ReassociationIndices batch(rank - 2);
+            std::iota(batch.begin(), batch.end(), 0);
+            kernelOperand = memref::CollapseShapeOp::create(
+                b, op.getLoc(), kernelOperand,
+                ArrayRef<ReassociationIndices>{batch, {rank - 2}, {rank - 1}});
+          } else if (info->batch && rank == 2) {
+            kernelOperand = memref::ExpandShapeOp::create(
+                b, op.getLoc(),
+                MemRefType::get({1, type.getDimSize(0), type.getDimSize(1)},
+                                type.getElementType()),
+                kernelOperand, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+          }
+        };
+        use(info->a, foldA, into.a, into.transposedA, into.viewA);
+        use(info->b, foldB, into.b, into.transposedB, into.viewB);
+      };
+      WgmmaOptions wgmma;
+      wgmma.blockTile = blockTile;
+      wgmma.stages = stages;
+      wgmma.specialized = warpSpecialize || persistent || pingpong;
+      wgmma.persistent = persistent || pingpong;
+      wgmma.pingpong = pingpong;
+      wgmma.sms = sms;
       if (hopper) {
-        WgmmaOptions wgmma;
-        wgmma.blockTile = blockTile;
-        wgmma.stages = stages;
-        wgmma.specialized = warpSpecialize || persistent || pingpong;
-        wgmma.persistent = persistent || pingpong;
-        wgmma.pingpong = pingpong;
-        wgmma.sms = sms;
+        // wgmma reads the swap of the last two dims (TMA boxes of a plain
+        // matrix, M-major A or K-major B).
+        fold(kernelInfo, /*plainOnly=*/true);
         hopperTiles = chooseWgmmaTiles(kernelInfo, wgmma, whyNotWgmma);
+        if (!hopperTiles) {
+          eraseUnusedViews({kernelInfo.a, kernelInfo.b});
+          kernelInfo = *info;
+        }
       }
+      // mma.sync reads any chain of transposes whose view keeps 16-byte
+      // rows (attention's head split and merge among them).
+      if (!hopperTiles)
+        fold(kernelInfo, /*plainOnly=*/false);
       std::optional<Tiles> tiles;
       if (!hopperTiles) {
         tiles = chooseTiles(kernelInfo, *sm, reason);
         if (!tiles) {
           // (Without the views of the inputs made for the kernel.)
-          for (Value v : {kernelInfo.a, kernelInfo.b})
-            if (auto view = v.getDefiningOp<memref::CollapseShapeOp>();
-                view && view->use_empty())
-              view->erase();
+          eraseUnusedViews({kernelInfo.a, kernelInfo.b});
+          if (kernelInfo.viewA)
+            eraseUnusedViews({kernelInfo.viewA->source});
+          if (kernelInfo.viewB)
+            eraseUnusedViews({kernelInfo.viewB->source});
           buildSimt(op, reason + (hopper ? "; not wgmma: " + whyNotWgmma : ""));
           continue;
         }
@@ -476,12 +456,27 @@ struct ConvertLinalgToTensorCoresPass
         if (!wmma)
           os << ", " << t.stages << "-stage cp.async pipeline"
              << (tf32 ? "" : ", ldmatrix");
-        if (kernelInfo.transposedA)
-          os << ", A read from the transpose's input (K x M tiles, "
-                "ldmatrix.trans)";
-        if (kernelInfo.transposedB)
-          os << ", B read from the transpose's input (N x K tiles, "
-                "ldmatrix)";
+        // ", A read from the transpose's input (K x M tiles, ...)".
+        auto describeFold = [&](const char *name,
+                                const std::optional<FoldedOperand> &fold,
+                                bool view, const char *tiles) {
+          if (!fold)
+            return;
+          os << ", " << name << " read from the transpose's input";
+          if (fold->transposes.size() > 1)
+            os << " through " << fold->transposes.size() << " transposes";
+          SmallVector<std::string> how;
+          if (view)
+            how.push_back("strided view");
+          if (fold->transposed)
+            how.push_back(tiles);
+          if (!how.empty())
+            os << " (" << llvm::join(how, ", ") << ")";
+        };
+        describeFold("A", foldA, kernelInfo.viewA.has_value(),
+                     "K x M tiles, ldmatrix.trans");
+        describeFold("B", foldB, kernelInfo.viewB.has_value(),
+                     "N x K tiles, ldmatrix");
         if (hopper)
           os << " (not wgmma: " << whyNotWgmma << ")";
       }
@@ -500,16 +495,34 @@ struct ConvertLinalgToTensorCoresPass
       op->erase();
       // A transpose whose result nothing after it reads goes (and its
       // buffer, if nothing reads that at all).
-      if (kernelInfo.transposedA)
-        mpt::eraseDeadWrite(transposeA, mpt::rootOf(info->a));
-      if (kernelInfo.transposedB &&
-          !(transposeB == transposeA && kernelInfo.transposedA))
-        mpt::eraseDeadWrite(transposeB, mpt::rootOf(info->b));
+      eraseFoldedTransposes(foldA, foldB);
       // The kernel starts from zero and stores the epilogue's results: the
       // fill, the generic and the temporary go.
       if (epilogue)
         epilogue->erase(info->c);
     }
+  }
+
+  /// Erases the transposes of `a` and `b` (nearest the matmul first) that
+  /// nothing reads any more: a transpose goes when no op after it reads the
+  /// buffer it wrote. (A buffer that two of them write is left alone: freeing
+  /// it would take the other with it.)
+  static void eraseFoldedTransposes(const std::optional<FoldedOperand> &a,
+                                    const std::optional<FoldedOperand> &b) {
+    llvm::SetVector<Operation *> transposes;
+    for (const std::optional<FoldedOperand> &fold : {a, b})
+      if (fold)
+        transposes.insert(fold->transposes.begin(), fold->transposes.end());
+    llvm::DenseMap<Value, int> writers;
+    SmallVector<std::pair<Operation *, Value>> writes;
+    for (Operation *t : transposes) {
+      Value root = mpt::rootOf(cast<linalg::TransposeOp>(t).getInit());
+      ++writers[root];
+      writes.push_back({t, root});
+    }
+    for (auto [t, root] : writes)
+      if (writers[root] == 1)
+        mpt::eraseDeadWrite(t, root);
   }
 
   /// A matmul that is not for Tensor Cores: the tiled SIMT kernel where it
@@ -1014,7 +1027,9 @@ struct ConvertLinalgToTensorCoresPass
       Value kBase = cm.mul(kt, t.bk);
       // A tile of `rows` x `cols` of `src` (its row and column `rowBase`,
       // `colBase` first, `rowsIn` x `colsIn` in all) into `dst`.
-      auto copies = [&](int64_t rows, int64_t cols, Value src, Value dst,
+      // (Through `view` when the operand is read through one.)
+      auto copies = [&](int64_t rows, int64_t cols, Value src,
+                        const std::optional<OperandView> &view, Value dst,
                         Value rowBase, Value colBase, int64_t rowsIn,
                         int64_t colsIn) {
         int64_t perRow = cols / chunk, total = rows * perRow;
@@ -1048,30 +1063,40 @@ struct ConvertLinalgToTensorCoresPass
                 arith::MinUIOp::create(gb, loc, srcCol, gm.c(colsIn - chunk));
           }
           Value token = nvgpu::DeviceAsyncCopyOp::create(
-              gb, loc, tokenType, dst, ValueRange{buf, row, col}, src,
-              at(batch, srcRow, srcCol), gb.getIndexAttr(chunk), elements,
-              gb.getUnitAttr());
+              gb, loc, tokenType, dst, ValueRange{buf, row, col},
+              view ? view->source : src,
+              view ? at(gm, *view, batch, srcRow, srcCol)
+                   : at(batch, srcRow, srcCol),
+              gb.getIndexAttr(chunk), elements, gb.getUnitAttr());
           if (!guard)
             tokens.push_back(token);
         }
       };
       // A: M x K (K x M transposed), B: K x N (N x K transposed).
       if (info.transposedA)
-        copies(t.bk, t.bm, info.a, as, kBase, mBlock, info.k, info.m);
+        copies(t.bk, t.bm, info.a, info.viewA, as, kBase, mBlock, info.k,
+               info.m);
       else
-        copies(t.bm, t.bk, info.a, as, mBlock, kBase, info.m, info.k);
+        copies(t.bm, t.bk, info.a, info.viewA, as, mBlock, kBase, info.m,
+               info.k);
       if (info.transposedB)
-        copies(t.bn, t.bk, info.b, bs, nBlock, kBase, info.n, info.k);
+        copies(t.bn, t.bk, info.b, info.viewB, bs, nBlock, kBase, info.n,
+               info.k);
       else
-        copies(t.bk, t.bn, info.b, bs, kBase, nBlock, info.k, info.n);
+        copies(t.bk, t.bn, info.b, info.viewB, bs, kBase, nBlock, info.k,
+               info.n);
       // Guarded copies still belong to the group that cp.async.commit_group
       // closes; the group token needs at least one copy (of A's first row).
-      if (tokens.empty())
+      if (tokens.empty()) {
+        Value row = info.transposedA ? kBase : mBlock;
+        Value col = info.transposedA ? mBlock : kBase;
         tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-            cb, loc, tokenType, as, ValueRange{buf, cm.c(0), cm.c(0)}, info.a,
-            info.transposedA ? at(batch, kBase, mBlock)
-                             : at(batch, mBlock, kBase),
+            cb, loc, tokenType, as, ValueRange{buf, cm.c(0), cm.c(0)},
+            info.viewA ? info.viewA->source : info.a,
+            info.viewA ? at(cm, *info.viewA, batch, row, col)
+                       : at(batch, row, col),
             cb.getIndexAttr(chunk), Value(), cb.getUnitAttr()));
+      }
       return nvgpu::DeviceAsyncCreateGroupOp::create(cb, loc, tokenType, tokens)
           .getResult();
     };

@@ -1,0 +1,270 @@
+//===- OperandViews.cpp - Transposes folded into matmul operands ----------===//
+//
+// A matmul operand that linalg.transposes wrote (the head split of
+// attention, [B, T, H, D] -> [B, H, T, D], its merge, the swap of a
+// backward matmul, or a chain of them, through reshapes) is read by the
+// mma.sync kernel from the first transpose's input, as a view: each of the
+// operand's batch, row and column indices is taken row-major over a group
+// of dimensions of that input, refined to a common shape of all the
+// reshapes on the way. The wgmma kernel takes the views that are plain
+// matrices (the swap of the last two dimensions, batch in front).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TensorCoreKernels.h"
+
+#include "BufferAccesses.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <numeric>
+#include <set>
+
+using namespace mlir;
+using namespace mpt::tc;
+
+namespace {
+
+/// `v` through the reshapes that made it.
+Value reshapeSource(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+bool plainBuffer(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type && type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
+/// The coarsest row-major shape that refines both `a` and `b` (shapes of
+/// one buffer): its dimensions' strides are those of both. Nullopt when
+/// the strides of one do not divide those of the other.
+std::optional<SmallVector<int64_t>> commonRefinement(ArrayRef<int64_t> a,
+                                                     ArrayRef<int64_t> b) {
+  std::set<int64_t, std::greater<int64_t>> strides{1};
+  int64_t totalA = 1, totalB = 1;
+  for (int64_t d : llvm::reverse(a))
+    strides.insert(totalA *= d);
+  for (int64_t d : llvm::reverse(b))
+    strides.insert(totalB *= d);
+  if (totalA != totalB || totalA == 0)
+    return std::nullopt;
+  SmallVector<int64_t> shape;
+  int64_t outer = *strides.begin();
+  for (int64_t stride : llvm::drop_begin(strides)) {
+    if (outer % stride)
+      return std::nullopt;
+    shape.push_back(outer / stride);
+    outer = stride;
+  }
+  return shape;
+}
+
+/// The dims of `refined` (which refines `shape`) that make up each dim of
+/// `shape`, outermost first (none for a dim of size 1).
+SmallVector<SmallVector<int64_t, 4>> piecesOf(ArrayRef<int64_t> shape,
+                                              ArrayRef<int64_t> refined) {
+  SmallVector<SmallVector<int64_t, 4>> pieces;
+  size_t next = 0;
+  for (int64_t size : shape) {
+    SmallVector<int64_t, 4> dims;
+    for (int64_t covered = 1; covered < size; ++next) {
+      covered *= refined[next];
+      dims.push_back(next);
+    }
+    pieces.push_back(dims);
+  }
+  return pieces;
+}
+
+/// The state of the walk: the operand is `buffer` (of row-major `shape`)
+/// read through the groups.
+struct View {
+  Value buffer;
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t, 4> batch, rows, cols;
+
+  int64_t sizeOf(ArrayRef<int64_t> group) const {
+    int64_t size = 1;
+    for (int64_t d : group)
+      size *= shape[d];
+    return size;
+  }
+  /// Whether the mma.sync kernel reads it (and how): the contiguous dim
+  /// last of the columns, or (transposed) of the rows, its size and that of
+  /// its group multiples of `chunk`.
+  std::optional<bool> readable(int64_t chunk) const {
+    if (shape.empty() || shape.back() % chunk)
+      return std::nullopt;
+    int64_t last = shape.size() - 1;
+    if (!cols.empty() && cols.back() == last)
+      return sizeOf(cols) % chunk ? std::nullopt : std::optional<bool>(false);
+    if (!rows.empty() && rows.back() == last)
+      return sizeOf(rows) % chunk ? std::nullopt : std::optional<bool>(true);
+    return std::nullopt;
+  }
+
+  /// The view before `transpose`, which wrote `buffer` through a reshape:
+  /// the same elements of the transpose's input.
+  std::optional<View> through(linalg::TransposeOp transpose) const {
+    Value input = transpose.getInput();
+    auto initType = cast<MemRefType>(transpose.getInit().getType());
+    std::optional<SmallVector<int64_t>> fine =
+        commonRefinement(shape, initType.getShape());
+    if (!fine)
+      return std::nullopt;
+    auto ours = piecesOf(shape, *fine);
+    auto init = piecesOf(initType.getShape(), *fine);
+    // Init dim j is input dim perm[j]: the input's fine dims are the pieces
+    // of the init dims in the order of the input's dims.
+    ArrayRef<int64_t> perm = transpose.getPermutation();
+    SmallVector<int64_t> inputPosition(fine->size());
+    View before;
+    before.buffer = reshapeSource(input);
+    for (int64_t i = 0, e = perm.size(); i < e; ++i)
+      for (int64_t j = 0; j < e; ++j)
+        if (perm[j] == i)
+          for (int64_t piece : init[j]) {
+            inputPosition[piece] = before.shape.size();
+            before.shape.push_back((*fine)[piece]);
+          }
+    auto map = [&](ArrayRef<int64_t> group) {
+      SmallVector<int64_t, 4> mapped;
+      for (int64_t d : group)
+        for (int64_t piece : ours[d])
+          mapped.push_back(inputPosition[piece]);
+      return mapped;
+    };
+    before.batch = map(batch);
+    before.rows = map(rows);
+    before.cols = map(cols);
+    return before;
+  }
+};
+
+} // namespace
+
+SmallVector<Value> mpt::tc::at(IndexMath &im, const OperandView &view,
+                               Value batch, Value row, Value col) {
+  auto type = cast<MemRefType>(view.source.getType());
+  SmallVector<Value> index(type.getRank(), Value());
+  auto spread = [&](Value linear, ArrayRef<int64_t> dims) {
+    for (int64_t i = dims.size() - 1; i >= 0; --i) {
+      int64_t size = type.getDimSize(dims[i]);
+      index[dims[i]] = i == 0 ? linear : im.rem(linear, size);
+      if (i > 0)
+        linear = im.div(linear, size);
+    }
+  };
+  if (batch)
+    spread(batch, view.batch);
+  spread(row, view.rows);
+  spread(col, view.cols);
+  for (Value &v : index)
+    if (!v)
+      v = im.c(0); // a dim of size 1
+  return index;
+}
+
+OperandView FoldedOperand::materialize(OpBuilder &b, Location loc) const {
+  OperandView view;
+  Value source = buffer;
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getShape() != ArrayRef<int64_t>(shape)) {
+    if (type.getRank() > 1) {
+      ReassociationIndices all(type.getRank());
+      std::iota(all.begin(), all.end(), 0);
+      source = memref::CollapseShapeOp::create(
+          b, loc, source, ArrayRef<ReassociationIndices>{all});
+    }
+    if (shape.size() > 1) {
+      ReassociationIndices all(shape.size());
+      std::iota(all.begin(), all.end(), 0);
+      source = memref::ExpandShapeOp::create(
+          b, loc, MemRefType::get(shape, type.getElementType()), source,
+          ArrayRef<ReassociationIndices>{all});
+    }
+  }
+  view.source = source;
+  view.batch = batch;
+  view.rows = transposed ? cols : rows;
+  view.cols = transposed ? rows : cols;
+  return view;
+}
+
+bool FoldedOperand::plain() const {
+  const auto &r = transposed ? cols : rows;
+  const auto &c = transposed ? rows : cols;
+  int64_t rank = shape.size();
+  if (rank < 2 || r.size() != 1 || c.size() != 1 || r[0] != rank - 2 ||
+      c[0] != rank - 1 || static_cast<int64_t>(batch.size()) != rank - 2)
+    return false;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (batch[d] != d)
+      return false;
+  return true;
+}
+
+std::optional<FoldedOperand>
+mpt::tc::foldTransposes(Operation *matmul, Value operand, int64_t chunk,
+                        function_ref<mpt::Accesses(Operation *)> accesses,
+                        int64_t maxTransposes) {
+  if (!plainBuffer(operand))
+    return std::nullopt;
+  auto type = cast<MemRefType>(operand.getType());
+  int64_t rank = type.getRank();
+  View view;
+  view.buffer = reshapeSource(operand);
+  if (!plainBuffer(view.buffer))
+    return std::nullopt;
+  view.shape = llvm::to_vector(type.getShape());
+  if (rank == 3)
+    view.batch = {0};
+  view.rows = {rank - 2};
+  view.cols = {rank - 1};
+
+  std::optional<FoldedOperand> best;
+  SmallVector<Operation *> chain;
+  // The buffers written from the op the scan is at to the matmul.
+  SmallVector<Value> written;
+  auto writes = [](ArrayRef<Value> buffers, Value buffer) {
+    return llvm::any_of(buffers,
+                        [&](Value w) { return mpt::mayAlias(w, buffer); });
+  };
+  for (Operation *prev = matmul->getPrevNode();
+       prev &&
+       (!maxTransposes || static_cast<int64_t>(chain.size()) < maxTransposes);
+       prev = prev->getPrevNode()) {
+    mpt::Accesses a = accesses(prev);
+    if (a.unknown)
+      break;
+    if (!writes(a.writes, mpt::rootOf(view.buffer))) {
+      llvm::append_range(written, a.writes);
+      continue;
+    }
+    // The last write of the buffer: a transpose of all of it, whose input
+    // (a plain buffer through reshapes) nothing writes from here on.
+    auto transpose = dyn_cast<linalg::TransposeOp>(prev);
+    if (!transpose || !transpose.hasPureBufferSemantics() ||
+        reshapeSource(transpose.getInit()) != view.buffer ||
+        !plainBuffer(transpose.getInput()))
+      break;
+    std::optional<View> before = view.through(transpose);
+    if (!before || !plainBuffer(before->buffer) ||
+        writes(written, mpt::rootOf(before->buffer)))
+      break;
+    llvm::append_range(written, a.writes);
+    view = *before;
+    chain.push_back(transpose);
+    if (std::optional<bool> transposed = view.readable(chunk)) {
+      best = FoldedOperand{view.buffer, view.shape,  view.batch, view.rows,
+                           view.cols,   *transposed, chain};
+    }
+  }
+  return best;
+}
