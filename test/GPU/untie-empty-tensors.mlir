@@ -3,21 +3,21 @@
 // the chain of another when it reads a value that bufferization writes into
 // that one's buffer (its result, or the result of an op that took it as its
 // destination). Each chain after the first gets its own empty, made right
-// before its first user; a chain keeps one empty, so bufferization may
-// still write a result over the value it reads.
+// after the original (which dominates every user); a chain keeps one empty,
+// so bufferization may still write a result over the value it reads.
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-untie-empty-tensors))" | FileCheck %s
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 
 // CHECK-LABEL: func.func @chains(
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK-NEXT: %[[E3:.*]] = tensor.empty() : tensor<8x8xf32>
 // CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<8x8xf32>)
 // CHECK: %[[M:.*]] = linalg.matmul {{.*}} outs(%[[F]] : tensor<8x8xf32>)
 // CHECK: %[[U:.*]] = linalg.generic {{.*}} ins(%[[M]], %{{.*}} : tensor<8x8xf32>, tensor<8x8xf32>) outs(%[[E]] : tensor<8x8xf32>)
-// CHECK: %[[E2:.*]] = tensor.empty() : tensor<8x8xf32>
-// CHECK-NEXT: %[[V:.*]] = linalg.generic {{.*}} outs(%[[E2]] : tensor<8x8xf32>)
-// CHECK: %[[E3:.*]] = tensor.empty() : tensor<8x8xf32>
-// CHECK-NEXT: %[[T:.*]] = linalg.generic {{.*}} outs(%[[E3]] : tensor<8x8xf32>)
+// CHECK: %[[V:.*]] = linalg.generic {{.*}} outs(%[[E2]] : tensor<8x8xf32>)
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} outs(%[[E3]] : tensor<8x8xf32>)
 // CHECK: %[[W:.*]] = linalg.generic {{.*}} ins(%[[V]] : tensor<8x8xf32>) outs(%[[E2]] : tensor<8x8xf32>)
 // CHECK-NOT: tensor.empty
 // CHECK: return %[[U]], %[[W]], %[[T]]
@@ -78,14 +78,35 @@ func.func @single(%x: tensor<4xf32>) -> tensor<4xf32> {
 // Dynamic sizes: the clone takes the same sizes.
 // CHECK-LABEL: func.func @dynamic(
 // CHECK-SAME: %[[N:[^:]*]]: index
-// CHECK: tensor.empty(%[[N]]) : tensor<?xf32>
-// CHECK: linalg.copy
-// CHECK: tensor.empty(%[[N]]) : tensor<?xf32>
-// CHECK-NEXT: linalg.copy
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK: linalg.copy {{.*}} outs(%[[E]] : tensor<?xf32>)
+// CHECK: linalg.copy {{.*}} outs(%[[E2]] : tensor<?xf32>)
 func.func @dynamic(%n: index, %x: tensor<?xf32>, %y: tensor<?xf32>)
     -> (tensor<?xf32>, tensor<?xf32>) {
   %e = tensor.empty(%n) : tensor<?xf32>
   %c = linalg.copy ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
   %d = linalg.copy ins(%y : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
   return %c, %d : tensor<?xf32>, tensor<?xf32>
+}
+
+// A user inside a region: its clone is made after the original, outside,
+// where it dominates the region.
+// CHECK-LABEL: func.func @nested(
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: linalg.copy {{.*}} outs(%[[E]] : tensor<4xf32>)
+// CHECK: scf.if
+// CHECK-NEXT: linalg.copy {{.*}} outs(%[[E2]] : tensor<4xf32>)
+func.func @nested(%c: i1, %x: tensor<4xf32>, %y: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %a = linalg.copy ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = scf.if %c -> tensor<4xf32> {
+    %b = linalg.copy ins(%y : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %b : tensor<4xf32>
+  } else {
+    scf.yield %y : tensor<4xf32>
+  }
+  return %a, %r : tensor<4xf32>, tensor<4xf32>
 }

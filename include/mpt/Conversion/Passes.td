@@ -242,18 +242,25 @@ def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
 
 def UntieEmptyTensors
     : Pass<"mpt-untie-empty-tensors", "::mlir::func::FuncOp"> {
-  let summary = "One tensor.empty for each op that writes into one";
+  let summary = "One tensor.empty for each chain of ops that write into one";
   let description = [{
-    Gives every `tensor.empty` one use: an empty with several uses is
-    cloned before each further user. CSE merges the empties of unrelated
-    ops' outputs (they are equal and pure), and one-shot bufferization then
-    writes those results into one buffer wherever the first result is dead
-    before the second is written. On the GPU that order is a false
-    dependence: the kernels that make the results can no longer run in
-    one launch, and a matmul cannot read a head-split transpose's input in
-    place (`mpt-linalg-to-tensor-cores`) once the next projection has
-    overwritten it. Run before bufferization; the buffers that results get
-    are then their own.
+    CSE merges the empties of unrelated ops' outputs (they are equal and
+    pure), and one-shot bufferization then writes those results into one
+    buffer wherever the first result is dead before the second is written.
+    On the GPU that order is a false dependence: the kernels that make the
+    results can no longer run in one launch, and a matmul cannot read a
+    head-split transpose's input in place (`mpt-linalg-to-tensor-cores`)
+    once the next projection has overwritten it. This pass splits the
+    users of each `tensor.empty` into chains, an op joining the chain of
+    another when it reads a value that bufferization writes into that op's
+    buffer (its result, or the result of an op that took it as its
+    destination, such as a matmul accumulating into a fill), and gives each
+    chain after the first a clone of the empty, made right after it. Within
+    a chain bufferization may still write a result over the value it reads
+    (a weight's gradient becomes the updated weight in place); unrelated
+    results get buffers of their own. Run before bufferization;
+    `mpt-gpu-reuse-buffers` shares memory again, by lifetime, once the
+    kernels are built.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }

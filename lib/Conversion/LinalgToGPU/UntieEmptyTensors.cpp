@@ -37,7 +37,7 @@ struct UntieEmptyTensorsPass
   }
 
   /// Splits the users of `empty` into chains and gives each chain but the
-  /// first a clone of `empty`, made before the chain's first user. A user
+  /// first a clone of `empty`, made right after it. A user
   /// joins the chain of another if it reads a value that bufferization
   /// writes into the other's buffer: the other's result, or the result of
   /// an op that took that as its destination (a fill, then the matmul that
@@ -76,6 +76,7 @@ struct UntieEmptyTensorsPass
       return order.lookup(x->getOwner()) < order.lookup(y->getOwner());
     });
     llvm::DenseMap<Operation *, Value> emptyOf; // chain leader -> its empty
+    Operation *lastClone = empty;
     for (OpOperand *use : uses) {
       Operation *leader = chains.getLeaderValue(use->getOwner());
       auto [it, inserted] = emptyOf.try_emplace(leader, Value());
@@ -83,9 +84,12 @@ struct UntieEmptyTensorsPass
         if (emptyOf.size() == 1) {
           it->second = empty.getResult();
         } else {
-          // (The dynamic sizes dominate `empty`, hence the user.)
-          OpBuilder b(use->getOwner());
-          it->second = b.clone(*empty)->getResult(0);
+          // Right after `empty` (the clones in the order of their chains),
+          // which dominates every user, wherever in the regions it is.
+          OpBuilder b(empty->getContext());
+          b.setInsertionPointAfter(lastClone);
+          lastClone = b.clone(*empty);
+          it->second = lastClone->getResult(0);
         }
       }
       use->set(it->second);
