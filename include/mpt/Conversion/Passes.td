@@ -283,6 +283,37 @@ def CopiesToFills : Pass<"mpt-copies-to-fills", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def FoldTransposesIntoLoads
+    : Pass<"mpt-fold-transposes-into-loads", "::mlir::func::FuncOp"> {
+  let summary = "Loop nests read a transpose's input instead of its result";
+  let description = [{
+    Runs on buffers, after `mpt-linalg-to-tensor-cores` has read what
+    transposes it could through views: a `linalg.transpose` left whose
+    result is read only by linalg ops that become loop nests (reductions
+    such as a bias gradient over a head merge, elementwise ops; not
+    matmuls, convolutions or transposes) is folded into them. Each reader
+    is lowered to `scf.parallel` loops (as `convert-linalg-to-parallel-loops`
+    would next) and its loads of the result, through any reshapes of it,
+    load the element of the transpose's input at the permuted indices,
+    split and joined over a common refinement of the two shapes with
+    `affine.delinearize_index` and `affine.linearize_index`. The transpose
+    and its buffer are erased: one kernel and one buffer fewer.
+
+    It applies when the result buffer is an allocation of the transpose's
+    block, every use of it (through `memref.expand_shape` and
+    `collapse_shape`) is the transpose, an input of such a reader later in
+    the block, or its `memref.dealloc`; nothing from the transpose to the
+    last reader may write the transpose's input; and, when more than one
+    op reads the result, the permutation keeps the innermost dimension
+    innermost (otherwise each reader would pay the strided reads that the
+    transpose pays once).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def ReductionsToGPU
     : Pass<"mpt-reductions-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Reductions of whole tensors as one kernel each, grouped";

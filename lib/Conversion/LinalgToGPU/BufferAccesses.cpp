@@ -6,6 +6,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -122,6 +123,15 @@ bool mpt::mayAlias(Value x, Value y) {
   if (auto gx = global(x), gy = global(y); gx && gy)
     return gx.getName() == gy.getName();
   return true;
+}
+
+mpt::Accesses mpt::builtAccessesOf(Operation *op) {
+  if (auto descriptor = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op)) {
+    Accesses a;
+    a.reads.push_back(rootOf(descriptor.getTensor()));
+    return a;
+  }
+  return isa<gpu::LaunchOp>(op) ? kernelAccesses(op) : accessesOf(op);
 }
 
 bool mpt::independent(const Accesses &x, const Accesses &y) {

@@ -36,6 +36,12 @@ Accesses accessesOf(mlir::Operation *op);
 /// not seen: the caller accounts for those.)
 Accesses kernelAccesses(mlir::Operation *kernel);
 
+/// What `op` does to buffers in a function whose kernels mpt built (every
+/// gpu.launch is one of its Tensor Core or reduction kernels): a kernel's
+/// effects by kernelAccesses, a TMA descriptor reads its tensor (mpt's
+/// kernels only load through them), anything else by accessesOf.
+Accesses builtAccessesOf(mlir::Operation *op);
+
 /// Whether two buffers may be the same memory: the same value, or two
 /// function arguments (a caller may pass one buffer twice), or anything not
 /// made by an allocation in the function. A function's result buffers (an

@@ -14,72 +14,24 @@
 #include "TensorCoreKernels.h"
 
 #include "BufferAccesses.h"
+#include "Reshapes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include <numeric>
-#include <set>
 
 using namespace mlir;
 using namespace mpt::tc;
+using mpt::commonRefinement;
+using mpt::piecesOf;
+using mpt::reshapeSource;
 
 namespace {
-
-/// `v` through the reshapes that made it.
-Value reshapeSource(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
-}
 
 bool plainBuffer(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
   return type && type.hasStaticShape() && type.getLayout().isIdentity();
-}
-
-/// The coarsest row-major shape that refines both `a` and `b` (shapes of
-/// one buffer): its dimensions' strides are those of both. Nullopt when
-/// the strides of one do not divide those of the other.
-std::optional<SmallVector<int64_t>> commonRefinement(ArrayRef<int64_t> a,
-                                                     ArrayRef<int64_t> b) {
-  std::set<int64_t, std::greater<int64_t>> strides{1};
-  int64_t totalA = 1, totalB = 1;
-  for (int64_t d : llvm::reverse(a))
-    strides.insert(totalA *= d);
-  for (int64_t d : llvm::reverse(b))
-    strides.insert(totalB *= d);
-  if (totalA != totalB || totalA == 0)
-    return std::nullopt;
-  SmallVector<int64_t> shape;
-  int64_t outer = *strides.begin();
-  for (int64_t stride : llvm::drop_begin(strides)) {
-    if (outer % stride)
-      return std::nullopt;
-    shape.push_back(outer / stride);
-    outer = stride;
-  }
-  return shape;
-}
-
-/// The dims of `refined` (which refines `shape`) that make up each dim of
-/// `shape`, outermost first (none for a dim of size 1).
-SmallVector<SmallVector<int64_t, 4>> piecesOf(ArrayRef<int64_t> shape,
-                                              ArrayRef<int64_t> refined) {
-  SmallVector<SmallVector<int64_t, 4>> pieces;
-  size_t next = 0;
-  for (int64_t size : shape) {
-    SmallVector<int64_t, 4> dims;
-    for (int64_t covered = 1; covered < size; ++next) {
-      covered *= refined[next];
-      dims.push_back(next);
-    }
-    pieces.push_back(dims);
-  }
-  return pieces;
 }
 
 /// The state of the walk: the operand is `buffer` (of row-major `shape`)

@@ -196,17 +196,14 @@ int64_t mmaSyncSharedBytes(const Tiles &t, const MatmulInfo &info) {
 }
 
 /// What `op` does to buffers (mpt::accessesOf), seeing through what this
-/// pass built: a kernel of `built` by mpt::kernelAccesses, and a TMA
-/// descriptor reads its tensor (the wgmma kernels only load through them).
+/// pass built (mpt::builtAccessesOf): the kernels of `built` and the TMA
+/// descriptors.
 static mpt::Accesses
 accessesSeeingKernels(Operation *op,
                       const llvm::SmallPtrSetImpl<Operation *> &built) {
-  if (auto descriptor = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op)) {
-    mpt::Accesses a;
-    a.reads.push_back(mpt::rootOf(descriptor.getTensor()));
-    return a;
-  }
-  return built.contains(op) ? mpt::kernelAccesses(op) : mpt::accessesOf(op);
+  if (isa<gpu::LaunchOp>(op) && !built.contains(op))
+    return mpt::accessesOf(op);
+  return mpt::builtAccessesOf(op);
 }
 
 struct ConvertLinalgToTensorCoresPass

@@ -115,6 +115,9 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   reductions.fuse = options.fuse;
   reductions.sms = options.sms;
   pm.addNestedPass<func::FuncOp>(createReductionsToGPU(reductions));
+  // Transposes that only loop nests read (a bias gradient over a head
+  // merge): the loops read the transpose's input.
+  pm.addNestedPass<func::FuncOp>(createFoldTransposesIntoLoads());
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
   parseInto(pm, "gpu-kernel-outlining");

@@ -1,7 +1,7 @@
 """check_head_split.py MPT_RUN MLIR WORK [--emulate-gpu=OPTIONS]
 
 Runs @attention of head_split.mlir (mpt-run, on the CPU or in the GPU
-emulator) on fresh random f16 inputs and compares both results with a
+emulator) on fresh random f16 inputs and compares its three results with a
 float64 numpy reference that rounds to f16 where the program does (after
 each matmul): the relative 2-norm error must stay below 1e-3 (a few f16
 roundings, 2^-11 each, and f32 accumulation in another order). Prints one
@@ -36,8 +36,9 @@ s = f16(heads(q) @ heads(k).transpose(0, 2, 1))
 ctx = f16(s @ heads(v))
 merged = ctx.reshape(B, H, T, D).transpose(0, 2, 1, 3).reshape(B * T, H * D)
 out = f16(merged @ w)
+db = merged.sum(axis=0)
 ok = True
-for i, ref in enumerate([s, out]):
+for i, ref in enumerate([s, out, db]):
     got = np.load(os.path.join(out_dir, "result_%d.npy" % i)).astype(np.float64)
     err = np.linalg.norm(got - ref) / np.linalg.norm(ref)
     good = got.shape == ref.shape and err < 1e-3

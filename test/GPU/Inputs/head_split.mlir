@@ -4,9 +4,11 @@
 //   s   = q_h k_h^T   [4, 40, 40]   (k_h^T: split, then swapped)
 //   ctx = s v_h       [4, 40, 32]
 //   out = merge(ctx) w  [80, 64]
+//   db  = column sums of merge(ctx) in f32 [64] (a bias gradient: a
+//         reduction that reads the merge, as the matmul does)
 func.func @attention(%q: tensor<80x64xf16>, %k: tensor<80x64xf16>,
                      %v: tensor<80x64xf16>, %w: tensor<64x64xf16>)
-    -> (tensor<4x40x40xf16>, tensor<80x64xf16>) {
+    -> (tensor<4x40x40xf16>, tensor<80x64xf16>, tensor<64xf32>) {
   %q4 = mpt.reshape %q : tensor<80x64xf16> to tensor<2x40x2x32xf16>
   %qt = mpt.transpose %q4 perm = [0, 2, 1, 3] : tensor<2x40x2x32xf16> -> tensor<2x2x40x32xf16>
   %qh = mpt.reshape %qt : tensor<2x2x40x32xf16> to tensor<4x40x32xf16>
@@ -22,5 +24,7 @@ func.func @attention(%q: tensor<80x64xf16>, %k: tensor<80x64xf16>,
   %ct = mpt.transpose %c4 perm = [0, 2, 1, 3] : tensor<2x2x40x32xf16> -> tensor<2x40x2x32xf16>
   %merged = mpt.reshape %ct : tensor<2x40x2x32xf16> to tensor<80x64xf16>
   %out = mpt.matmul %merged, %w acc(f32) : (tensor<80x64xf16>, tensor<64x64xf16>) -> tensor<80x64xf16>
-  return %s, %out : tensor<4x40x40xf16>, tensor<80x64xf16>
+  %m32 = mpt.cast %merged : tensor<80x64xf16> to tensor<80x64xf32>
+  %db = mpt.reduce_sum %m32 axes = [0] : tensor<80x64xf32> -> tensor<64xf32>
+  return %s, %out, %db : tensor<4x40x40xf16>, tensor<80x64xf16>, tensor<64xf32>
 }
