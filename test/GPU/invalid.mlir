@@ -11,6 +11,7 @@
 // RUN: mpt-opt %t/parts.mlir --pass-pipeline="builtin.module(func.func(mpt-split-reductions{parts=1}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/reduction-threads.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{threads=96}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/reduction-fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{fuse=0}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/rows-max-ops.mlir --pass-pipeline="builtin.module(func.func(mpt-rows-to-gpu{max-ops=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/dynamic.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
 
 //--- chip.mlir
@@ -88,5 +89,11 @@ func.func @f(%m: memref<?xf32>, %n: index) {
     %v = memref.load %m[%i] : memref<?xf32>
     memref.store %v, %m[%i] : memref<?xf32>
   }
+  return
+}
+
+//--- rows-max-ops.mlir
+// expected-error @+1 {{mpt-rows-to-gpu: max-ops must be at least 1, got 0}}
+func.func @f() {
   return
 }

@@ -314,6 +314,53 @@ def FoldTransposesIntoLoads
                            "::mlir::scf::SCFDialect"];
 }
 
+def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Row-wise chains (softmax, layer norm) as one kernel, a "
+                "team of threads per row";
+  let description = [{
+    Runs on buffers, before the remaining linalg ops become loops. A run of
+    consecutive linalg ops over the same rows and columns (the last loop),
+    with at least one reduction of each row along its columns, becomes one
+    `gpu.launch` (allocations, views and constants may come between them).
+    Rows are matched by their count, row-major: ops over [B, T, D] and over
+    [B * T, D] take the same rows. The ops are the row reductions of
+    softmax (max, sum of exponentials), layer norm (mean, variance) and
+    their gradients, the elementwise ops over rows and columns that read
+    their results broadcast along the row, and the fills and elementwise
+    ops over the rows alone (the reduction's initial value, the reciprocal
+    of a standard deviation).
+
+    A team of threads takes each row: up to 32 threads for rows of up to
+    128 columns, else about a quarter of the columns (at most 256); a
+    block holds teams for at least 128 threads. Thread `lane` of a team
+    takes columns lane, lane + lanes, ...: adjacent threads read adjacent
+    elements of a row, where one thread per row walked the row alone. A
+    reduction combines each thread's columns from the neutral element of
+    its combining op, then the team's values in a shared-memory tree, and
+    the team's first thread combines the result with the output's value;
+    ops over the rows alone run on that thread. A block barrier follows
+    every op.
+
+    A team must need no other team's results: a buffer the group writes is
+    read at the indices it was written at (the row, or the row and
+    column), or as a per-row value by an op over columns; it is not read
+    or written through another view, and two buffers the group writes are
+    not possibly the same memory. Reductions with a combining op that has
+    a neutral element (`arith::getNeutralElement`: sums, products,
+    minimum, maximum, and, or) and accumulators of up to 64 bits go. A
+    group holds at most `max-ops` ops (`fuse` of the GPU pipelines); a
+    longer run is split.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", /*default=*/"16",
+           "At most this many ops per kernel (1: each reduction alone)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
+  ];
+}
+
 def ReductionsToGPU
     : Pass<"mpt-reductions-to-gpu", "::mlir::func::FuncOp"> {
   let summary = "Reductions of whole tensors as one kernel each, grouped";
@@ -452,7 +499,11 @@ def SplitReductions
            "Do not split smaller reductions">,
     Option<"full", "full", "bool", /*default=*/"true",
            "Split reductions of a whole tensor too (mpt-lower-to-nvvm leaves "
-           "them to mpt-reductions-to-gpu: one kernel each)">
+           "them to mpt-reductions-to-gpu: one kernel each)">,
+    Option<"rows", "rows", "bool", /*default=*/"true",
+           "Split reductions along the innermost dimension of their input "
+           "too (mpt-lower-to-nvvm leaves them to mpt-rows-to-gpu: a team "
+           "of threads per row)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

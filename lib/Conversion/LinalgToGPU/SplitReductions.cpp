@@ -47,7 +47,7 @@ struct SplitReductionsPass
         continue;
       parallelFirst(rewriter, op);
       if (!full) {
-        if (partialRatio(op) > 1)
+        if (partialRatio(op) > 1 && (rows || !alongRows(op)))
           partial.push_back(op);
         continue;
       }
@@ -55,7 +55,7 @@ struct SplitReductionsPass
         op = reduction;
       if (isFullReduction(op, minSize))
         candidates.push_back(op);
-      else if (partialRatio(op) > 1)
+      else if (partialRatio(op) > 1 && (rows || !alongRows(op)))
         partial.push_back(op);
     }
     for (linalg::GenericOp op : candidates)
@@ -204,6 +204,19 @@ struct SplitReductionsPass
       if (length % r == 0)
         return r;
     return 1;
+  }
+
+  /// Whether `op` reduces along the innermost dimension of its first input
+  /// (a softmax's or layer norm's row): its one reduction loop indexes it.
+  static bool alongRows(linalg::GenericOp op) {
+    if (op.getNumReductionLoops() != 1 || op.getNumDpsInputs() == 0)
+      return false;
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    if (map.getNumResults() == 0)
+      return false;
+    auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+    return dim && op.getIteratorTypesArray()[dim.getPosition()] ==
+                      utils::IteratorType::reduction;
   }
 
   /// Splits the reduction loop of `op` into `partialRatio` parts computed in

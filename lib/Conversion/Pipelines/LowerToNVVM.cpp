@@ -86,9 +86,11 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvToGemm(convs));
   // Reductions along an axis as parallel partial results, rather than one
   // thread for a whole column; whole-tensor reductions (loss, norms, the
-  // inf/NaN check) are left to mpt-reductions-to-gpu.
+  // inf/NaN check) are left to mpt-reductions-to-gpu, and those along rows
+  // (softmax, layer norm) to mpt-rows-to-gpu.
   SplitReductionsOptions split;
   split.full = false;
+  split.rows = false; // mpt-rows-to-gpu: a team of threads per row
   pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
   // Each result its own buffer: no order between unrelated kernels that a
   // shared buffer would impose.
@@ -118,6 +120,10 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   // Transposes that only loop nests read (a bias gradient over a head
   // merge): the loops read the transpose's input.
   pm.addNestedPass<func::FuncOp>(createFoldTransposesIntoLoads());
+  // Row-wise chains (softmax, layer norm): one kernel, a team per row.
+  RowsToGPUOptions rows;
+  rows.maxOps = options.fuse;
+  pm.addNestedPass<func::FuncOp>(createRowsToGPU(rows));
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
   parseInto(pm, "gpu-kernel-outlining");

@@ -759,6 +759,11 @@ for op, fn in (("softmax", softmax), ("log_softmax", log_softmax)):
     add(f"{op} axis=1 rank3", [N("2x3x4", 2.0)], "2x3x4",
         f"mpt.{op} %a0 axis = 1 : {{t0}}", lambda x, fn=fn: fn(x, 1), "comp")
 
+    # Rows longer than a warp (GPU: teams of 64 to 256 threads a row, rows
+    # that do not fill the last block).
+    add(f"{op} axis=-1 wide", [N("5x1000", 2.0)], "5x1000",
+        f"mpt.{op} %a0 : {{t0}}", lambda x, fn=fn: fn(x, -1), "comp")
+
 # --- layer_norm / batch_norm -----------------------------------------------
 add("layer_norm axis=-1", [N("3x5", 2.0), N("5"), N("5")], "3x5",
     "mpt.layer_norm %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
@@ -767,6 +772,9 @@ add("layer_norm axis=1 (3x4) eps=1e-2", [N("2x3x4", 2.0), N("3x4"), N("3x4")],
     "2x3x4",
     "mpt.layer_norm %a0, %a1, %a2 axis = 1 epsilon = 1.0e-2 : ({t0}, {t1}, {t2}) -> {r0}",
     lambda x, s, b: layer_norm(x, s, b, 1, 1e-2), "comp")
+add("layer_norm axis=-1 wide", [N("7x300", 2.0), N("300"), N("300")], "7x300",
+    "mpt.layer_norm %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
+    lambda x, s, b: layer_norm(x, s, b), "comp")
 add("batch_norm nchw", [N("2x3x4x4", 2.0), N("3"), N("3")], "2x3x4x4",
     "mpt.batch_norm %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
     lambda x, s, b: batch_norm(x, s, b), "comp")
@@ -984,6 +992,10 @@ add("softmax_cross_entropy_grad rank3 i32",
     sce_grad, "comp")
 add("layer_norm_grad axis=-1", [N("3x5"), N("3x5", 2.0), N("5")],
     ["3x5", "5", "5"],
+    "mpt.layer_norm_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda dy, x, s: layer_norm_grad(dy, x, s), "comp")
+add("layer_norm_grad axis=-1 wide", [N("7x300"), N("7x300", 2.0), N("300")],
+    ["7x300", "300", "300"],
     "mpt.layer_norm_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
     lambda dy, x, s: layer_norm_grad(dy, x, s), "comp")
 add("layer_norm_grad axis=1 (3x4) eps=1e-2",
@@ -1406,8 +1418,8 @@ for name, s, g, h, f, attrs in (
 
 
 class Runner:
-    def __init__(self, mpt_run, workdir):
-        self.mpt_run, self.workdir = mpt_run, workdir
+    def __init__(self, mpt_run, workdir, extra=()):
+        self.mpt_run, self.workdir, self.extra = mpt_run, workdir, list(extra)
 
     def run(self, tag, module, inputs, num_results):
         """Writes the module and the inputs, runs mpt-run, returns the results
@@ -1422,7 +1434,7 @@ class Runner:
         with open(mlir, "w") as f:
             f.write(f"// {tag}\n{module}")
         cmd = [self.mpt_run, mlir, "--entry=main",
-               "--output-dir=" + os.path.join(self.workdir, "out")]
+               "--output-dir=" + os.path.join(self.workdir, "out")] + self.extra
         for i, array in enumerate(inputs):
             path = os.path.join(self.workdir, f"in_{i}.npy")
             np.save(path, array)
@@ -1881,6 +1893,8 @@ def main():
     parser.add_argument("--mpt-run", required=True)
     parser.add_argument("--filter", default=None,
                         help="only the cases whose 'name dtype' matches")
+    parser.add_argument("--mpt-run-arg", action="append", default=[],
+                        help="an argument for mpt-run (e.g. --emulate-gpu=...)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the temporary directory")
     args = parser.parse_args()
@@ -1889,7 +1903,7 @@ def main():
         return 2
     pattern = re.compile(args.filter) if args.filter else None
     workdir = tempfile.mkdtemp(prefix="mpt-op-numerics-")
-    runner = Runner(args.mpt_run, workdir)
+    runner = Runner(args.mpt_run, workdir, args.mpt_run_arg)
     passed = failed = 0
     failures = []
     start = time.time()

@@ -1,0 +1,638 @@
+//===- RowsToGPU.cpp - mpt-rows-to-gpu ------------------------------------===//
+//
+// The row-wise chains of softmax, layer norm and their gradients (a
+// reduction along the last dimension, elementwise ops over the rows that
+// read its result broadcast, more reductions of those) as one kernel: a
+// team of threads per row, each thread taking the columns lane, lane +
+// lanes, ... (adjacent threads read adjacent elements), the teams'
+// reductions combined in shared memory. As loop nests they were one kernel
+// per dependent op, and a row reduction was one thread per row walking the
+// row alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mpt/Conversion/Passes.h"
+
+#include "BufferAccesses.h"
+#include "Reshapes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/bit.h"
+
+#include <map>
+
+namespace mpt {
+#define GEN_PASS_DEF_ROWSTOGPU
+#include "mpt/Conversion/Passes.h.inc"
+} // namespace mpt
+
+using namespace mlir;
+
+namespace {
+
+/// Threads per block at least: teams of `lanes` threads, one row each.
+constexpr int64_t kBlockThreads = 128;
+
+/// What a row op is: over the rows only (a fill of a per-row buffer, an
+/// elementwise op on per-row values), over the rows and their columns
+/// (elementwise), or a reduction of each row.
+enum class Kind { Rows, Columns, Reduction };
+
+struct RowOp {
+  Operation *op = nullptr;
+  Kind kind = Kind::Rows;
+  SmallVector<int64_t> rows; // the shape of the row dimensions
+  int64_t columns = 0;       // Columns, Reduction: the last loop's range
+  // Reduction: the op combining the accumulator and an element.
+  Operation *combine = nullptr;
+  Value element;
+  TypedAttr neutral;
+};
+
+/// The type an accumulator has in shared memory: i1 as i8.
+Type storageType(Type t) {
+  return t.isInteger(1) ? IntegerType::get(t.getContext(), 8) : t;
+}
+
+bool supportedAccumulator(Type t) {
+  if (!t.isIntOrFloat() || isa<IndexType>(t))
+    return false;
+  unsigned bits = t.getIntOrFloatBitWidth();
+  return bits == 1 || (bits % 8 == 0 && bits <= 64);
+}
+
+struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
+  using RowsToGPUBase::RowsToGPUBase;
+
+  void runOnOperation() override {
+    if (maxOps < 1) {
+      getOperation().emitError()
+          << "mpt-rows-to-gpu: max-ops must be at least 1, got "
+          << static_cast<int64_t>(maxOps);
+      return signalPassFailure();
+    }
+    for (Block &block : getOperation().getBody()) {
+      SmallVector<SmallVector<RowOp>> groups;
+      SmallVector<RowOp> run;
+      auto close = [&] {
+        trimAndSplit(run, groups);
+        run.clear();
+      };
+      for (Operation &op : block) {
+        if (std::optional<RowOp> r = match(&op)) {
+          if (!run.empty() && !sameRows(run, *r))
+            close();
+          run.push_back(*r);
+          continue;
+        }
+        if (!passive(&op))
+          close();
+      }
+      close();
+      for (SmallVector<RowOp> &group : groups)
+        convert(group);
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Matching
+  //===--------------------------------------------------------------------===//
+
+  /// Ops a group may span: they touch no buffer the group does
+  /// (allocations, views, constants).
+  static bool passive(Operation *op) {
+    return isa<memref::AllocOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+               arith::ConstantOp>(op);
+  }
+
+  static bool staticBuffer(Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    return type && type.hasStaticShape();
+  }
+
+  /// Whether every indexing map result is a loop index or a constant.
+  /// The map of `loops` dims to the first `rank` of them.
+  static AffineMap leading(int64_t loops, int64_t rank, MLIRContext *ctx) {
+    return AffineMap::getMultiDimIdentityMap(loops, ctx).getMajorSubMap(rank);
+  }
+
+  static bool simpleMaps(linalg::LinalgOp op) {
+    for (AffineMap map : op.getIndexingMapsArray())
+      for (AffineExpr e : map.getResults())
+        if (!isa<AffineDimExpr, AffineConstantExpr>(e))
+          return false;
+    return true;
+  }
+
+  std::optional<RowOp> match(Operation *op) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      Value out = fill.getDpsInits()[0];
+      if (!fill.hasPureBufferSemantics() || !staticBuffer(out))
+        return std::nullopt;
+      RowOp r;
+      r.op = op;
+      r.kind = Kind::Rows;
+      r.rows = llvm::to_vector(cast<MemRefType>(out.getType()).getShape());
+      return r;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic || !generic.hasPureBufferSemantics() ||
+        generic.getNumLoops() == 0 || !simpleMaps(generic))
+      return std::nullopt;
+    for (Value v : generic->getOperands())
+      if (!staticBuffer(v))
+        return std::nullopt;
+    // Outputs written at the loop indices, in order.
+    int64_t loops = generic.getNumLoops();
+    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    SmallVector<utils::IteratorType> kinds = generic.getIteratorTypesArray();
+    int64_t parallel = generic.getNumParallelLoops();
+    bool reduction = generic.getNumReductionLoops() == 1 &&
+                     kinds.back() == utils::IteratorType::reduction &&
+                     parallel == loops - 1;
+    if (!reduction && parallel != loops)
+      return std::nullopt;
+    int64_t outRank = reduction ? loops - 1 : loops;
+    for (OpOperand &init : generic.getDpsInitsMutable())
+      if (generic.getMatchingIndexingMap(&init) !=
+          leading(loops, outRank, op->getContext()))
+        return std::nullopt;
+    RowOp r;
+    r.op = op;
+    r.kind = Kind::Rows;
+    if (reduction) {
+      if (parallel == 0 || generic.getNumDpsInits() != 1)
+        return std::nullopt;
+      Block &body = generic.getRegion().front();
+      auto yield = cast<linalg::YieldOp>(body.getTerminator());
+      BlockArgument acc = body.getArguments().back();
+      Operation *combine = yield.getOperand(0).getDefiningOp();
+      if (!combine || combine->getBlock() != &body ||
+          combine->getNumOperands() != 2 || combine->getNumResults() != 1 ||
+          !acc.hasOneUse() ||
+          !llvm::is_contained(combine->getOperands(), acc) ||
+          combine->getOperand(0) == combine->getOperand(1) ||
+          combine->getResult(0).getType() != acc.getType() ||
+          !supportedAccumulator(acc.getType()))
+        return std::nullopt;
+      std::optional<TypedAttr> neutral = arith::getNeutralElement(combine);
+      if (!neutral || !alongRows(generic))
+        return std::nullopt;
+      r.kind = Kind::Reduction;
+      r.combine = combine;
+      r.element = combine->getOperand(combine->getOperand(0) == acc ? 1 : 0);
+      r.neutral = *neutral;
+      r.rows.assign(ranges.begin(), ranges.end() - 1);
+      r.columns = ranges.back();
+      return r;
+    }
+    // Elementwise: over the rows only, or over the rows and their columns
+    // (told apart by the group it joins; see sameRows).
+    r.rows.assign(ranges.begin(), ranges.end());
+    return r;
+  }
+
+  /// Whether the reduction loop (the last) indexes the innermost dimension
+  /// of every input it indexes: the lanes of a team then read adjacent
+  /// elements. (A sum over a column, a bias gradient, reads a row apart at
+  /// each step; mpt-split-reductions gives it threads over the columns.)
+  static bool alongRows(linalg::GenericOp op) {
+    unsigned last = op.getNumLoops() - 1;
+    bool reads = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!map.isFunctionOfDim(last))
+        continue;
+      auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+      if (!dim || dim.getPosition() != last)
+        return false;
+      reads = true;
+    }
+    return reads;
+  }
+
+  static int64_t product(ArrayRef<int64_t> shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+
+  /// The rows of a group, counted (row-major over any shape of them), and
+  /// its columns: those of its first reduction.
+  static std::optional<std::pair<int64_t, int64_t>>
+  groupRows(ArrayRef<RowOp> run) {
+    for (const RowOp &r : run)
+      if (r.kind == Kind::Reduction)
+        return std::make_pair(product(r.rows), r.columns);
+    return std::nullopt;
+  }
+
+  /// How `r` fits rows of `rows` x `columns`: a reduction of as many rows
+  /// of as many columns, an op over as many rows (in any shape: the head
+  /// split's [B, T] and the projection's B*T are the same rows), or an
+  /// elementwise op over them and the columns. Nullopt if it does not.
+  static std::optional<Kind> fit(const RowOp &r, int64_t rows,
+                                 int64_t columns) {
+    if (r.kind == Kind::Reduction)
+      return product(r.rows) == rows && r.columns == columns
+                 ? std::optional<Kind>(Kind::Reduction)
+                 : std::nullopt;
+    if (product(r.rows) == rows)
+      return Kind::Rows;
+    if (!r.rows.empty() && r.rows.back() == columns &&
+        product(ArrayRef<int64_t>(r.rows).drop_back()) == rows)
+      return Kind::Columns;
+    return std::nullopt;
+  }
+
+  /// Whether `r` fits the rows of `run` (any op before its first
+  /// reduction: the run is split when a reduction decides the rows).
+  static bool sameRows(ArrayRef<RowOp> run, const RowOp &r) {
+    auto rows = groupRows(run);
+    return !rows || fit(r, rows->first, rows->second).has_value();
+  }
+
+  /// Classifies the ops of `run` against its rows, drops what cannot go
+  /// into the kernel at its ends, checks that every op reads what the group
+  /// writes from its own row, and adds the groups (at most maxOps ops
+  /// each, one reduction at least) to `groups`.
+  void trimAndSplit(SmallVector<RowOp> run,
+                    SmallVector<SmallVector<RowOp>> &groups) {
+    auto rows = groupRows(run);
+    if (!rows)
+      return;
+    // Before the first reduction: only ops that fit the rows.
+    SmallVector<RowOp> fitting;
+    for (RowOp &r : run) {
+      std::optional<Kind> kind = fit(r, rows->first, rows->second);
+      if (!kind) {
+        fitting.clear(); // an op of other loops ends what came before
+        continue;
+      }
+      if (*kind == Kind::Columns) {
+        r.rows.pop_back();
+        r.columns = rows->second;
+      }
+      r.kind = *kind;
+      fitting.push_back(r);
+    }
+    SmallVector<RowOp> group;
+    auto flush = [&] {
+      if (llvm::any_of(
+              group, [](const RowOp &r) { return r.kind == Kind::Reduction; }))
+        groups.push_back(group);
+      group.clear();
+    };
+    for (const RowOp &r : fitting) {
+      if (static_cast<int64_t>(group.size()) >= maxOps || !rowLocal(group, r))
+        flush();
+      // (An op that cannot go even alone ends the group, and stays.)
+      if (rowLocal(group, r))
+        group.push_back(r);
+    }
+    flush();
+  }
+
+  /// Whether `a` and `b` are the same memory element for element: the
+  /// same value, or reshapes of one buffer (identity layouts, as many
+  /// elements), whose row-major order is the buffer's.
+  static bool sameMemory(Value a, Value b) {
+    if (a == b)
+      return true;
+    auto ta = dyn_cast<MemRefType>(a.getType());
+    auto tb = dyn_cast<MemRefType>(b.getType());
+    return ta && tb && ta.hasStaticShape() && tb.hasStaticShape() &&
+           ta.getLayout().isIdentity() && tb.getLayout().isIdentity() &&
+           ta.getNumElements() == tb.getNumElements() &&
+           mpt::reshapeSource(a) == mpt::reshapeSource(b);
+  }
+
+  /// Whether `r` joins `group` with every op reading what the group writes
+  /// at its own row only, so that a team needs no other team's results: a
+  /// buffer the group writes is read at the indices it is written at (the
+  /// row, or the row and column), or, by an op over columns, a per-row
+  /// buffer at the row. Ops may see a buffer in different shapes of the
+  /// same rows ([B, T, D] and [B*T, D]): row r is the r-th row-major in
+  /// each. Buffers that may be the same memory otherwise (another view,
+  /// function arguments) do not go.
+  static bool rowLocal(ArrayRef<RowOp> group, const RowOp &r) {
+    SmallVector<Value> written;
+    auto addOutputs = [&](const RowOp &o) {
+      for (Value out : cast<DestinationStyleOpInterface>(o.op).getDpsInits())
+        written.push_back(out);
+    };
+    for (const RowOp &g : group)
+      addOutputs(g);
+    addOutputs(r);
+    // Whether `v` is the same memory as every written buffer it may alias,
+    // and aliases one (in `aliases`).
+    auto consistent = [&](Value v, bool &aliases) {
+      aliases = false;
+      for (Value w : written) {
+        if (!mpt::mayAlias(mpt::rootOf(w), mpt::rootOf(v)))
+          continue;
+        aliases = true;
+        if (!sameMemory(v, w))
+          return false;
+      }
+      return true;
+    };
+    bool aliases;
+    for (Value w : written)
+      if (!consistent(w, aliases))
+        return false;
+    auto local = [&](const RowOp &o) {
+      auto linalgOp = cast<linalg::LinalgOp>(o.op);
+      int64_t rowRank = o.rows.size();
+      for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+        Value v = input->get();
+        if (!isa<MemRefType>(v.getType()))
+          continue;
+        if (!consistent(v, aliases))
+          return false;
+        if (!aliases)
+          continue;
+        AffineMap map = linalgOp.getMatchingIndexingMap(input);
+        int64_t loops = map.getNumDims();
+        if (!map.isIdentity() &&
+            map != leading(loops, rowRank, map.getContext()))
+          return false;
+      }
+      return true;
+    };
+    return local(r) && llvm::all_of(group, local);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The kernel
+  //===--------------------------------------------------------------------===//
+
+  /// Threads per row: up to 32 for rows of up to 128 columns, else about a
+  /// quarter of the columns, at most 256.
+  static int64_t lanesFor(int64_t columns) {
+    if (columns <= 128)
+      return std::min<int64_t>(32, llvm::PowerOf2Ceil(columns));
+    return std::min<int64_t>(256, llvm::bit_floor(uint64_t(columns / 4)));
+  }
+
+  void convert(ArrayRef<RowOp> group) {
+    // At the last op: the buffers and views of the group's ops are made
+    // before it (allocations and views may come between them).
+    Operation *last = group.back().op;
+    Location loc = last->getLoc();
+    OpBuilder b(last);
+    auto [rows, columns] = *groupRows(group);
+    const int64_t lanes = lanesFor(columns);
+    const int64_t teams = std::max<int64_t>(1, kBlockThreads / lanes);
+    const int64_t threads = lanes * teams;
+    int64_t maxBytes = 1;
+    for (const RowOp &r : group)
+      if (r.kind == Kind::Reduction)
+        maxBytes = std::max<int64_t>(
+            maxBytes, storageType(r.combine->getResult(0).getType())
+                              .getIntOrFloatBitWidth() /
+                          8);
+    auto c = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    Value one = c(b, 1);
+    Value sharedBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                     threads * maxBytes);
+    auto launch =
+        gpu::LaunchOp::create(b, loc, c(b, llvm::divideCeil(rows, teams)), one,
+                              one, c(b, threads), one, one, sharedBytes);
+
+    OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
+    Value tid = launch.getThreadIds().x;
+    Value lane = arith::RemUIOp::create(kb, loc, tid, c(kb, lanes));
+    Value team = arith::DivUIOp::create(kb, loc, tid, c(kb, lanes));
+    Value row = arith::AddIOp::create(
+        kb, loc,
+        arith::MulIOp::create(kb, loc, launch.getBlockIds().x, c(kb, teams)),
+        team);
+    Value valid = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, row,
+                                        c(kb, rows));
+    // The row (row 0 for the teams past the end, which only take part in
+    // the barriers and the trees), delinearized for each shape of the rows
+    // that an op has.
+    Value safeRow = arith::SelectOp::create(kb, loc, valid, row, c(kb, 0));
+    std::map<SmallVector<int64_t>, SmallVector<Value>> indices;
+    auto rowIndex = [&](ArrayRef<int64_t> shape) -> ArrayRef<Value> {
+      SmallVector<int64_t> key(shape);
+      auto it = indices.find(key);
+      if (it != indices.end())
+        return it->second;
+      SmallVector<Value> index(shape.size());
+      Value rest = safeRow;
+      for (int64_t d = shape.size() - 1; d >= 0; --d) {
+        index[d] = d == 0
+                       ? rest
+                       : arith::RemUIOp::create(kb, loc, rest, c(kb, shape[d]));
+        if (d > 0)
+          rest = arith::DivUIOp::create(kb, loc, rest, c(kb, shape[d]));
+      }
+      return indices.emplace(key, index).first->second;
+    };
+    Value leader = arith::AndIOp::create(
+        kb, loc, valid,
+        arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, lane,
+                              c(kb, 0)));
+    Attribute shared = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                  gpu::AddressSpace::Workgroup);
+    Value dynamic = gpu::DynamicSharedMemoryOp::create(
+        kb, loc,
+        MemRefType::get({ShapedType::kDynamic}, kb.getI8Type(),
+                        MemRefLayoutAttrInterface(), shared));
+
+    for (const RowOp &r : group) {
+      SmallVector<Value> index(rowIndex(r.rows)); // (before any branch)
+      switch (r.kind) {
+      case Kind::Rows: {
+        auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
+        OpBuilder ib = branch.getThenBodyBuilder();
+        emitBody(ib, loc, r.op, index);
+        break;
+      }
+      case Kind::Columns: {
+        auto branch = scf::IfOp::create(kb, loc, valid, /*withElse=*/false);
+        OpBuilder ib = branch.getThenBodyBuilder();
+        auto loop =
+            scf::ForOp::create(ib, loc, lane, c(ib, r.columns), c(ib, lanes));
+        OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+        SmallVector<Value> element(index);
+        element.push_back(loop.getInductionVar());
+        emitBody(lb, loc, r.op, element);
+        break;
+      }
+      case Kind::Reduction:
+        emitReduction(kb, loc, r, index, lane, team, lanes, threads, valid,
+                      leader, dynamic);
+        break;
+      }
+      // Every op's writes before the next op's reads (a per-row value the
+      // leader wrote, read by the team) and its reads before the next op's
+      // writes.
+      gpu::BarrierOp::create(kb, loc);
+    }
+    gpu::TerminatorOp::create(kb, loc);
+    for (const RowOp &r : group)
+      r.op->erase();
+  }
+
+  /// The indices of `map`'s results for the loop indices `index`.
+  static SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
+                                      ArrayRef<Value> index) {
+    SmallVector<Value> indices;
+    for (AffineExpr e : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        indices.push_back(index[dim.getPosition()]);
+      else
+        indices.push_back(arith::ConstantIndexOp::create(
+            b, loc, cast<AffineConstantExpr>(e).getValue()));
+    }
+    return indices;
+  }
+
+  /// Maps the block arguments of a linalg op's body (but the skipped one)
+  /// to the loads of its operands at `index`, and its linalg.index ops.
+  static void loadOperands(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                           ArrayRef<Value> index, IRMapping &map,
+                           Value skip = Value()) {
+    Block &body = op->getRegion(0).front();
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = body.getArgument(operand.getOperandNumber());
+      if (arg == skip || arg.use_empty())
+        continue;
+      Value v = operand.get();
+      if (!isa<MemRefType>(v.getType())) {
+        map.map(arg, v);
+        continue;
+      }
+      map.map(arg, memref::LoadOp::create(
+                       b, loc, v,
+                       indicesOf(b, loc, op.getMatchingIndexingMap(&operand),
+                                 index)));
+    }
+    body.walk(
+        [&](linalg::IndexOp i) { map.map(i.getResult(), index[i.getDim()]); });
+  }
+
+  /// The body of a fill or elementwise op at `index`: its results stored.
+  static void emitBody(OpBuilder &b, Location loc, Operation *op,
+                       ArrayRef<Value> index) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      memref::StoreOp::create(b, loc, fill.getInputs()[0],
+                              fill.getDpsInits()[0], index);
+      return;
+    }
+    auto generic = cast<linalg::GenericOp>(op);
+    IRMapping map;
+    loadOperands(b, loc, generic, index, map);
+    Block &body = generic.getRegion().front();
+    for (Operation &nested : body.without_terminator())
+      if (!isa<linalg::IndexOp>(nested))
+        b.clone(nested, map);
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    for (auto [value, out] :
+         llvm::zip_equal(yield.getOperands(), generic.getDpsInitsMutable()))
+      memref::StoreOp::create(
+          b, loc, map.lookupOrDefault(value), out.get(),
+          indicesOf(b, loc, generic.getMatchingIndexingMap(&out), index));
+  }
+
+  /// combine(x, y) with `r`'s combining op.
+  static Value combine(OpBuilder &b, const RowOp &r, Value x, Value y) {
+    auto generic = cast<linalg::GenericOp>(r.op);
+    IRMapping map;
+    map.map(generic.getRegion().front().getArguments().back(), x);
+    map.map(r.element, y);
+    return b.clone(*r.combine, map)->getResult(0);
+  }
+
+  /// A team's reduction of its row: each lane its columns, then a tree of
+  /// the lanes' values in shared memory; the leader combines the result
+  /// with the output's value.
+  static void emitReduction(OpBuilder &kb, Location loc, const RowOp &r,
+                            ArrayRef<Value> rowIndex, Value lane, Value team,
+                            int64_t lanes, int64_t threads, Value valid,
+                            Value leader, Value dynamic) {
+    auto c = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    auto generic = cast<linalg::GenericOp>(r.op);
+    Type accType = r.combine->getResult(0).getType();
+    Type storage = storageType(accType);
+    Value neutral = arith::ConstantOp::create(kb, loc, r.neutral);
+    // Past the row's end (and for the teams past the last row) the loop is
+    // empty: the lane's value stays neutral.
+    Value end =
+        arith::SelectOp::create(kb, loc, valid, c(kb, r.columns), c(kb, 0));
+    auto loop = scf::ForOp::create(kb, loc, lane, end, c(kb, lanes),
+                                   ValueRange{neutral});
+    {
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      SmallVector<Value> index(rowIndex);
+      index.push_back(loop.getInductionVar());
+      BlockArgument acc = generic.getRegion().front().getArguments().back();
+      IRMapping map;
+      loadOperands(lb, loc, generic, index, map, acc);
+      // The body but the combining op; the element, combined.
+      for (Operation &nested : generic.getRegion().front().without_terminator())
+        if (&nested != r.combine && !isa<linalg::IndexOp>(nested))
+          lb.clone(nested, map);
+      Value next = combine(lb, r, loop.getRegionIterArg(0),
+                           map.lookupOrDefault(r.element));
+      scf::YieldOp::create(lb, loc, next);
+    }
+    // The tree: the team's lanes at tree[team * lanes + lane].
+    auto blockTree = memref::ViewOp::create(
+        kb, loc,
+        MemRefType::get({threads}, storage, MemRefLayoutAttrInterface(),
+                        cast<MemRefType>(dynamic.getType()).getMemorySpace()),
+        dynamic, c(kb, 0), ValueRange());
+    Value slot = arith::AddIOp::create(
+        kb, loc, arith::MulIOp::create(kb, loc, team, c(kb, lanes)), lane);
+    auto toStorage = [&](OpBuilder &ob, Value v) -> Value {
+      return storage == accType ? v
+                                : arith::ExtUIOp::create(ob, loc, storage, v);
+    };
+    auto fromStorage = [&](OpBuilder &ob, Value v) -> Value {
+      return storage == accType ? v
+                                : arith::TruncIOp::create(ob, loc, accType, v);
+    };
+    memref::StoreOp::create(kb, loc, toStorage(kb, loop.getResult(0)),
+                            blockTree, slot);
+    gpu::BarrierOp::create(kb, loc);
+    for (int64_t s = lanes / 2; s >= 1; s /= 2) {
+      Value active = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
+                                           lane, c(kb, s));
+      auto branch = scf::IfOp::create(kb, loc, active, /*withElse=*/false);
+      OpBuilder ib = branch.getThenBodyBuilder();
+      Value other = arith::AddIOp::create(ib, loc, slot, c(ib, s));
+      Value x =
+          fromStorage(ib, memref::LoadOp::create(ib, loc, blockTree, slot));
+      Value y =
+          fromStorage(ib, memref::LoadOp::create(ib, loc, blockTree, other));
+      memref::StoreOp::create(ib, loc, toStorage(ib, combine(ib, r, x, y)),
+                              blockTree, slot);
+      gpu::BarrierOp::create(kb, loc);
+    }
+    auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
+    OpBuilder ib = branch.getThenBodyBuilder();
+    Value out = generic.getDpsInits()[0];
+    Value total =
+        fromStorage(ib, memref::LoadOp::create(ib, loc, blockTree, slot));
+    Value init = memref::LoadOp::create(ib, loc, out, rowIndex);
+    memref::StoreOp::create(ib, loc, combine(ib, r, init, total), out,
+                            rowIndex);
+  }
+};
+
+} // namespace

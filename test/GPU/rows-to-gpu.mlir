@@ -1,0 +1,244 @@
+// mpt-rows-to-gpu: a run of ops over the same rows (and columns) with a
+// reduction along the rows becomes one kernel, a team of threads per row.
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-rows-to-gpu))" | FileCheck %s
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-rows-to-gpu{max-ops=1}))" | FileCheck %s --check-prefix=ONE
+
+#rc = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d0)>
+#c = affine_map<(d0, d1) -> (d1)>
+#cr = affine_map<(d0, d1) -> (d1, d0)>
+#p = affine_map<(d0) -> (d0)>
+
+// A softmax of 6 rows of 40: max, exp(x - max) and its sum, the quotient;
+// teams of 32 threads (40 columns), 4 teams a block, 2 blocks. A lane
+// starts from the neutral element (-inf for the max, 0 for the sum), takes
+// columns lane, lane + 32, and the team's values meet in a tree of 16, 8,
+// 4, 2, 1 in shared memory; lane 0 of a valid row combines the result with
+// the output (the fill's value) and stores it.
+// CHECK-LABEL: func.func @softmax(
+// CHECK-NOT: linalg.
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) dynamic_shared_memory_size %c512_i32
+// CHECK: arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: arith.divui
+// CHECK: arith.cmpi ult, %{{.*}}, %c6
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<6xf32>
+// CHECK: gpu.barrier
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: scf.for {{.*}} iter_args
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
+// CHECK: arith.maximumf
+// CHECK: memref.view
+// CHECK: gpu.barrier
+// CHECK-COUNT-5: gpu.barrier
+// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<6xf32>
+// CHECK: arith.maximumf
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: math.exp
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.
+// CHECK: return
+// ONE-LABEL: func.func @softmax(
+// ONE: linalg.fill
+// ONE: gpu.launch
+// ONE: linalg.generic
+// ONE: linalg.fill
+// ONE: gpu.launch
+// ONE: linalg.generic
+func.func @softmax(%x: memref<6x40xf32>, %y: memref<6x40xf32> {bufferize.result}) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc() : memref<6xf32>
+  linalg.fill ins(%ninf : f32) outs(%max : memref<6xf32>)
+  linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<6x40xf32>) outs(%max : memref<6xf32>) {
+  ^bb0(%a: f32, %m: f32):
+    %n = arith.maximumf %a, %m : f32
+    linalg.yield %n : f32
+  }
+  %e = memref.alloc() : memref<6x40xf32>
+  linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : memref<6x40xf32>, memref<6xf32>) outs(%e : memref<6x40xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  }
+  %sum = memref.alloc() : memref<6xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<6xf32>)
+  linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<6x40xf32>) outs(%sum : memref<6xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %n = arith.addf %a, %s : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %sum : memref<6x40xf32>, memref<6xf32>) outs(%y : memref<6x40xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %q = arith.divf %a, %s : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %e : memref<6x40xf32>
+  memref.dealloc %sum : memref<6xf32>
+  memref.dealloc %max : memref<6xf32>
+  return
+}
+
+// Rows of 1000: teams of 128 threads (a quarter of the columns, a power
+// of 2), one a block; a per-row op (the reciprocal) on lane 0.
+// CHECK-LABEL: func.func @wide(
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c3{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
+// CHECK: scf.for {{.*}} step %c128
+// CHECK: arith.divf
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @wide(%x: memref<3x1000xf32>, %inv: memref<3xf32> {bufferize.result}) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %sum = memref.alloc() : memref<3xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<3xf32>)
+  linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<3x1000xf32>) outs(%sum : memref<3xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %n = arith.addf %a, %s : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#p, #p], iterator_types = ["parallel"]}
+      ins(%sum : memref<3xf32>) outs(%inv : memref<3xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %q = arith.divf %one, %s : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %sum : memref<3xf32>
+  return
+}
+
+// An op that reads what the group wrote at another row (a transposed read)
+// ends the group: it stays a loop nest. So does an op over other loops,
+// and an elementwise run without a reduction is left alone.
+// CHECK-LABEL: func.func @other_rows(
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.generic {{.*}} ins(%{{.*}} : memref<8x8xf32>)
+// CHECK-NEXT: ^bb
+// CHECK-NEXT: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]{{.*}} ins(%{{.*}} : memref<8x8xf32>)
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @other_rows(%x: memref<8x8xf32>, %z: memref<8x8xf32> {bufferize.result}, %w: memref<8x8xf32> {bufferize.result}) {
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<8xf32>)
+  linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x8xf32>) outs(%sum : memref<8xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %n = arith.addf %a, %s : f32
+    linalg.yield %n : f32
+  }
+  %y = memref.alloc() : memref<8x8xf32>
+  linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<8x8xf32>, memref<8xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %d = arith.subf %a, %s : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [#cr, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%y : memref<8x8xf32>) outs(%z : memref<8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#rc, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%z : memref<8x8xf32>) outs(%w : memref<8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.mulf %a, %a : f32
+    linalg.yield %d : f32
+  }
+  memref.dealloc %y : memref<8x8xf32>
+  memref.dealloc %sum : memref<8xf32>
+  return
+}
+
+// Buffers that may be the same memory (arguments without
+// bufferize.result, which may be one buffer passed twice): no kernel.
+// CHECK-LABEL: func.func @may_alias(
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @may_alias(%x: memref<4x16xf32>, %s: memref<4xf32>, %y: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x16xf32>) outs(%s : memref<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %n = arith.addf %a, %acc : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<4x16xf32>, memref<4xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// A sum over each column (a bias gradient: the reduction loop indexes the
+// outer dimension) is not a row's: the lanes would read a row apart.
+// CHECK-LABEL: func.func @columns(
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @columns(%x: memref<64x32xf32>, %s: memref<32xf32> {bufferize.result}) {
+  linalg.generic {indexing_maps = [#cr, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x32xf32>) outs(%s : memref<32xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %n = arith.addf %a, %acc : f32
+    linalg.yield %n : f32
+  }
+  return
+}
+
+// Rows are matched by their count: a sum over [2, 3] rows of 16 and a
+// difference over the [6, 16] reshape of the same buffers are the same 6
+// rows, one kernel (teams of 16 lanes, 8 a block). The sum's row index is
+// the row delinearized over [2, 3]; the difference's the row itself.
+#rc3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#r3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @reshaped_rows(
+// CHECK-NOT: linalg.
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
+// CHECK: arith.remui %{{.*}}, %c3
+// CHECK: arith.divui %{{.*}}, %c3
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x3x16xf32>
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x3xf32>
+// CHECK: gpu.barrier
+// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<6xf32>
+// CHECK: arith.subf
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x16xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @reshaped_rows(%x: memref<2x3x16xf32>, %y: memref<6x16xf32> {bufferize.result}) {
+  %zero = arith.constant 0.0 : f32
+  %sum = memref.alloc() : memref<2x3xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<2x3xf32>)
+  linalg.generic {indexing_maps = [#rc3, #r3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : memref<2x3x16xf32>) outs(%sum : memref<2x3xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %n = arith.addf %a, %s : f32
+    linalg.yield %n : f32
+  }
+  %s6 = memref.collapse_shape %sum [[0, 1]] : memref<2x3xf32> into memref<6xf32>
+  %x6 = memref.collapse_shape %x [[0, 1], [2]] : memref<2x3x16xf32> into memref<6x16xf32>
+  linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%x6, %s6 : memref<6x16xf32>, memref<6xf32>) outs(%y : memref<6x16xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %d = arith.subf %a, %s : f32
+    linalg.yield %d : f32
+  }
+  memref.dealloc %sum : memref<2x3xf32>
+  return
+}
