@@ -13,10 +13,11 @@
 // The warp-wide instructions follow the PTX ISA (9.7.14, "Warp-level Matrix
 // Multiply-Accumulate Instructions"): fragment layouts of mma.m16n8k16
 // (.f16, .bf16) and mma.m16n8k8 (.tf32), and ldmatrix .m8n8 .x1/.x2/.x4
-// (.trans). A cp.async makes its destination poison at once and is queued
-// per thread; the data lands when a cp.async.wait_group retires its group.
-// So a kernel that reads a stage before waiting for it, or refills a stage
-// that other warps still read, reads poison.
+// (.trans); shfl.sync (9.7.9.6) exchanges the values the lanes bring. A
+// cp.async makes its destination poison at once and is queued per thread; the
+// data lands when a cp.async.wait_group retires its group. So a kernel that
+// reads a stage before waiting for it, or refills a stage that other warps
+// still read, reads poison.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,7 +72,7 @@ struct Fiber {
 /// (warpgroup-wide) instruction.
 struct WarpOp {
   int kind = -1; // 0: ldmatrix, 1..3: mma, 4..6: wmma load/store/mma,
-                 // 7..9: wgmma mma_async/commit/wait
+                 // 7..9: wgmma mma_async/commit/wait, 10: shfl.sync
   int arrived = 0;
   int32_t numTiles = 0, transpose = 0;
   int32_t rows = 0, cols = 0, depth = 0, elementBytes = 0, mmaKind = 0;
@@ -79,6 +80,9 @@ struct WarpOp {
   int64_t leadDimension = 0;
   int64_t addr[kWarpgroup], base[kWarpgroup], span[kWarpgroup];
   int64_t descA[kWarpgroup], descB[kWarpgroup]; // wgmma descriptors
+  int32_t mode = 0, width = 0;                  // shfl.sync
+  uint32_t value[kWarp], offset[kWarp];
+  int64_t shuffled[kWarp];
   char *in[kWarpgroup][3];
   char *out[kWarpgroup];
 };
@@ -1259,6 +1263,68 @@ void mpt_emu_wgmma_wait(int32_t pending) {
       kWarpgroup);
 }
 
+/// shfl.sync as upstream's lowering of gpu.shuffle issues it (GPUToNVVM):
+/// member mask the first `width` lanes, clamp `width - 1` (mode up: `32 -
+/// width`), no segments; then the PTX ISA's semantics (9.7.9.6, "shfl.sync").
+void computeShuffle(WarpOp &w) {
+  const uint32_t clamp = w.mode == 2 ? kWarp - w.width : w.width - 1;
+  for (uint32_t lane = 0; lane < kWarp; ++lane) {
+    uint32_t b = w.offset[lane] & 31;
+    int64_t j = 0;
+    bool valid = false;
+    switch (w.mode) {
+    case 0: // xor (bfly)
+      j = lane ^ b;
+      valid = j <= clamp;
+      break;
+    case 1: // down
+      j = int64_t(lane) + b;
+      valid = j <= clamp;
+      break;
+    case 2: // up
+      j = int64_t(lane) - b;
+      valid = j >= int64_t(clamp);
+      break;
+    default: // idx
+      j = b;
+      valid = j <= clamp;
+      break;
+    }
+    uint32_t v = valid ? w.value[j] : w.value[lane];
+    w.shuffled[lane] = int64_t(v) | (int64_t(valid) << 32);
+  }
+}
+
+int64_t mpt_emu_shuffle(int32_t mode, int32_t value, int32_t offset,
+                        int32_t width) {
+  if (mode < 0 || mode > 3)
+    fail("unknown shuffle mode %d", mode);
+  if (width != kWarp)
+    fail("gpu.shuffle with width %d: the emulator runs shuffles of whole "
+         "warps (width 32) only",
+         width);
+  int64_t self = launch().current->linear % kWarp;
+  WarpOp *warp = nullptr;
+  warpWide(
+      10, "gpu.shuffle",
+      [&](WarpOp &w, int64_t lane) {
+        if (w.arrived == 0) {
+          w.mode = mode;
+          w.width = width;
+        } else if (w.mode != mode || w.width != width) {
+          fail("lanes of a warp execute gpu.shuffle with different modes or "
+               "widths");
+        }
+        w.value[lane] = uint32_t(value);
+        w.offset[lane] = uint32_t(offset);
+        warp = &w;
+      },
+      computeShuffle);
+  // The warp's other lanes arrive at its next warp-wide instruction only
+  // after this one has read its result.
+  return warp->shuffled[self];
+}
+
 float mpt_emu_wgmma_read(float value) {
   uint32_t bits = floatToBits(value);
   if (!isAccumulatorTag(bits))
@@ -1307,6 +1373,7 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_wgmma_commit", reinterpret_cast<void *>(&mpt_emu_wgmma_commit)},
       {"mpt_emu_wgmma_wait", reinterpret_cast<void *>(&mpt_emu_wgmma_wait)},
       {"mpt_emu_wgmma_read", reinterpret_cast<void *>(&mpt_emu_wgmma_read)},
+      {"mpt_emu_shuffle", reinterpret_cast<void *>(&mpt_emu_shuffle)},
   };
   count = sizeof(functions) / sizeof(functions[0]);
   return functions;

@@ -4,11 +4,24 @@
 // An op the emulator does not know.
 module attributes {gpu.container_module} {
   gpu.module @k {
-    gpu.func @shuffle(%x: f32) kernel {
+    gpu.func @subgroup_reduce(%x: f32) kernel {
+      // expected-error @below {{'gpu.subgroup_reduce' op cannot be emulated on the CPU (mpt-gpu-emulation runs the SIMT, WMMA, mma.sync and wgmma kernels of chips sm_70 to sm_90a)}}
+      %r = gpu.subgroup_reduce add %x : (f32) -> f32
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Shuffles of other than 32-bit values (mpt's kernels shuffle i32).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @shuffle(%x: vector<2xf16>) kernel {
       %c1 = arith.constant 1 : i32
       %c32 = arith.constant 32 : i32
-      // expected-error @below {{'gpu.shuffle' op cannot be emulated on the CPU (mpt-gpu-emulation runs the SIMT, WMMA, mma.sync and wgmma kernels of chips sm_70 to sm_90a)}}
-      %r, %valid = gpu.shuffle xor %x, %c1, %c32 : f32
+      // expected-error @below {{'gpu.shuffle' op is emulated for i32 and f32 values only}}
+      %r, %valid = gpu.shuffle xor %x, %c1, %c32 : vector<2xf16>
       gpu.return
     }
   }

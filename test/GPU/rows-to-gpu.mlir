@@ -12,12 +12,14 @@
 // A softmax of 6 rows of 40: max, exp(x - max) and its sum, the quotient;
 // teams of 32 threads (40 columns), 4 teams a block, 2 blocks. A lane
 // starts from the neutral element (-inf for the max, 0 for the sum), takes
-// columns lane, lane + 32, and the team's values meet in a tree of 16, 8,
-// 4, 2, 1 in shared memory; lane 0 of a valid row combines the result with
-// the output (the fill's value) and stores it.
+// columns lane, lane + 32, and the team's values meet in a butterfly of
+// shuffles (xor 16, 8, 4, 2, 1) with no shared memory and no barrier; lane
+// 0 of a valid row combines the result with the output (the fill's value)
+// and stores it.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NOT: linalg.
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) dynamic_shared_memory_size %c512_i32
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) {
+// CHECK-NOT: gpu.dynamic_shared_memory
 // CHECK: arith.remui %{{.*}}, %{{.*}} : index
 // CHECK: arith.divui
 // CHECK: arith.cmpi ult, %{{.*}}, %c6
@@ -28,9 +30,17 @@
 // CHECK: scf.for {{.*}} iter_args
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
 // CHECK: arith.maximumf
-// CHECK: memref.view
-// CHECK: gpu.barrier
-// CHECK-COUNT-5: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32
+// CHECK-NOT: gpu.barrier
 // CHECK: memref.load %{{.*}}[%{{.*}}] : memref<6xf32>
 // CHECK: arith.maximumf
 // CHECK: memref.store
@@ -88,10 +98,19 @@ func.func @softmax(%x: memref<6x40xf32>, %y: memref<6x40xf32> {bufferize.result}
 }
 
 // Rows of 1000: teams of 128 threads (a quarter of the columns, a power
-// of 2), one a block; a per-row op (the reciprocal) on lane 0.
+// of 2), one a block; each warp's value in shared memory, the leader
+// combining the four; a per-row op (the reciprocal) on lane 0.
 // CHECK-LABEL: func.func @wide(
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c3{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c3{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}) dynamic_shared_memory_size %c16_i32
 // CHECK: scf.for {{.*}} step %c128
+// CHECK-COUNT-5: gpu.shuffle xor
+// CHECK: memref.view {{.*}} to memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.if
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK-COUNT-4: memref.load %{{.*}}[%{{.*}}] : memref<4xf32, #gpu.address_space<workgroup>>
+// CHECK: gpu.barrier
 // CHECK: arith.divf
 // CHECK-NOT: linalg.
 // CHECK: return

@@ -209,6 +209,56 @@ TEST(GpuEmulator, EveryThreadOfEveryBlockRuns) {
         EXPECT_EQ(out[block * 8 + y * 4 + x], 1000 * block + 10 * y + x);
 }
 
+//===----------------------------------------------------------------------===//
+// gpu.shuffle: each mode's source lane, and a butterfly sum
+//===----------------------------------------------------------------------===//
+
+/// Per thread of two warps: xor 1, 2, 4, 8, 16, down 1, up 3, idx 31 - lane
+/// (value, valid), then the butterfly sum of the warp.
+void shuffleKernel(void *argsPtr, void *, int64_t) {
+  auto *out = static_cast<int64_t *>(argsPtr);
+  int64_t t = tid();
+  int32_t value = static_cast<int32_t>(1000 * (t / 32) + t % 32);
+  int64_t *mine = out + t * 9;
+  for (int i = 0; i < 5; ++i)
+    mine[i] = mpt_emu_shuffle(0, value, 1 << i, 32);
+  mine[5] = mpt_emu_shuffle(1, value, 1, 32);
+  mine[6] = mpt_emu_shuffle(2, value, 3, 32);
+  mine[7] = mpt_emu_shuffle(3, value, static_cast<int32_t>(31 - t % 32), 32);
+  int32_t sum = value;
+  for (int32_t s = 16; s >= 1; s /= 2)
+    sum += static_cast<int32_t>(mpt_emu_shuffle(0, sum, s, 32));
+  mine[8] = sum;
+}
+
+TEST(GpuEmulator, ShufflesReadTheirSourceLanes) {
+  std::vector<int64_t> out(64 * 9, -1);
+  launch(shuffleKernel, out.data(), 64);
+  auto valueOf = [](int64_t warp, int64_t lane) { return 1000 * warp + lane; };
+  auto packed = [](int64_t v, bool valid) {
+    return v | (int64_t(valid) << 32);
+  };
+  for (int64_t t = 0; t < 64; ++t) {
+    int64_t warp = t / 32, lane = t % 32;
+    const int64_t *got = out.data() + t * 9;
+    for (int i = 0; i < 5; ++i)
+      EXPECT_EQ(got[i], packed(valueOf(warp, lane ^ (1 << i)), true))
+          << "thread " << t << ", xor " << (1 << i);
+    EXPECT_EQ(got[5], lane + 1 < 32 ? packed(valueOf(warp, lane + 1), true)
+                                    : packed(valueOf(warp, lane), false))
+        << "thread " << t << ", down 1";
+    EXPECT_EQ(got[6], lane >= 3 ? packed(valueOf(warp, lane - 3), true)
+                                : packed(valueOf(warp, lane), false))
+        << "thread " << t << ", up 3";
+    EXPECT_EQ(got[7], packed(valueOf(warp, 31 - lane), true))
+        << "thread " << t << ", idx";
+    int64_t sum = 0;
+    for (int64_t l = 0; l < 32; ++l)
+      sum += valueOf(warp, l);
+    EXPECT_EQ(got[8], sum) << "thread " << t << ", butterfly sum";
+  }
+}
+
 struct CopyArgs {
   const uint8_t *src;
   uint8_t *seen; // 3 x 16 bytes: before the wait, after wait 1, after wait 0
@@ -305,6 +355,17 @@ TEST(GpuEmulatorDeathTest, LanesOfAWarpExecuteOneInstruction) {
 //===----------------------------------------------------------------------===//
 // WMMA: load, multiply-accumulate, store
 //===----------------------------------------------------------------------===//
+
+void narrowShuffleKernel(void *, void *, int64_t) {
+  mpt_emu_shuffle(0, 1, 1, 16);
+}
+
+TEST(GpuEmulatorDeathTest, ShufflesTakeWholeWarps) {
+  EXPECT_EXIT(launch(narrowShuffleKernel, nullptr, 32),
+              testing::ExitedWithCode(3),
+              "gpu.shuffle with width 16: the emulator runs shuffles of whole "
+              "warps \\(width 32\\) only");
+}
 
 struct WmmaArgs {
   const uint16_t *a; // 16 x 16 in a 16 x 24 buffer (row-major, ld 24)

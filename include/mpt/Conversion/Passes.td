@@ -336,10 +336,14 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
     takes columns lane, lane + lanes, ...: adjacent threads read adjacent
     elements of a row, where one thread per row walked the row alone. A
     reduction combines each thread's columns from the neutral element of
-    its combining op, then the team's values in a shared-memory tree, and
-    the team's first thread combines the result with the output's value;
-    ops over the rows alone run on that thread. A block barrier follows
-    every op.
+    its combining op, then the values of each warp in a butterfly of
+    `gpu.shuffle xor` (offsets from the team's width, at most 16, down to
+    1; a value moves as one 32-bit word, or two for 64 bits), with no
+    shared memory and no barrier; a team wider than a warp puts its
+    warps' values in shared memory (one slot per warp of the block) for
+    one barrier. The team's first thread combines the result with the
+    output's value; ops over the rows alone run on that thread. A block
+    barrier follows every op.
 
     A team must need no other team's results: a buffer the group writes is
     read at the indices it was written at (the row, or the row and

@@ -111,6 +111,11 @@ void mpt_emu_wgmma_wait(int32_t pending);
 /// tag of one (an error unless a wgmma.wait_group retired its wgmma),
 /// otherwise `value`.
 float mpt_emu_wgmma_read(float value);
+/// gpu.shuffle of a 32-bit `value` (mode 0: xor, 1: down, 2: up, 3: idx,
+/// gpu::ShuffleMode's values) over the whole warp (`width` 32): the result
+/// in the low 32 bits, whether the source lane was in range in bit 32.
+int64_t mpt_emu_shuffle(int32_t mode, int32_t value, int32_t offset,
+                        int32_t width);
 void mpt_emu_poison(int64_t ptr, int64_t bytes);
 }
 

@@ -10,7 +10,8 @@
 //   and the block's dynamic shared memory; thread and block ids, barriers,
 //   and the warp-wide and asynchronous instructions (nvgpu.ldmatrix,
 //   nvgpu.mma.sync, nvvm.mma.sync, nvgpu.device_async_copy and its groups
-//   and waits, nvvm.cvt.float.to.tf32, the gpu.subgroup_mma_* ops of WMMA)
+//   and waits, nvvm.cvt.float.to.tf32, the gpu.subgroup_mma_* ops of WMMA,
+//   gpu.shuffle of 32-bit values over whole warps)
 //   become calls into the emulator, with operands passed through stack
 //   buffers and memory as addresses. A WMMA fragment becomes a vector of
 //   the whole matrix in every lane.
@@ -413,6 +414,31 @@ private:
                spill(b, loc, o.getOpB()), spill(b, loc, o.getOpC()),
                pointerOf(b, loc, d)});
       return replace(op, reload(b, loc, d, cType));
+    }
+    if (auto o = dyn_cast<gpu::ShuffleOp>(op)) {
+      Type type = o.getValue().getType();
+      if (!type.isInteger(32) && !type.isF32())
+        return o.emitOpError("is emulated for i32 and f32 values only");
+      Type i32 = b.getI32Type();
+      Value bits = type.isF32()
+                       ? arith::BitcastOp::create(b, loc, i32, o.getValue())
+                       : o.getValue();
+      Value packed =
+          rt.call(b, loc, "mpt_emu_shuffle",
+                  {constI32(b, loc, static_cast<int32_t>(o.getMode())), bits,
+                   o.getOffset(), o.getWidth()},
+                  {b.getI64Type()});
+      Value result = arith::TruncIOp::create(b, loc, i32, packed);
+      if (type.isF32())
+        result = arith::BitcastOp::create(b, loc, type, result);
+      Value valid = arith::TruncIOp::create(
+          b, loc, b.getI1Type(),
+          arith::ShRUIOp::create(
+              b, loc, packed,
+              arith::ConstantIntOp::create(b, loc, b.getI64Type(), 32)));
+      op->replaceAllUsesWith(ValueRange{result, valid});
+      op->erase();
+      return success();
     }
     if (auto o = dyn_cast<NVVM::ConvertFloatToTF32Op>(op)) {
       if (o.getRnd() != NVVM::FPRoundingMode::RNA || o.getRelu() ||

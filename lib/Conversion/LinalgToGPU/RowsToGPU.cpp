@@ -4,8 +4,9 @@
 // reduction along the last dimension, elementwise ops over the rows that
 // read its result broadcast, more reductions of those) as one kernel: a
 // team of threads per row, each thread taking the columns lane, lane +
-// lanes, ... (adjacent threads read adjacent elements), the teams'
-// reductions combined in shared memory. As loop nests they were one kernel
+// lanes, ... (adjacent threads read adjacent elements), a team's values
+// combined by warp shuffles (and, for teams wider than a warp, the warps'
+// values in shared memory). As loop nests they were one kernel
 // per dependent op, and a row reduction was one thread per row walking the
 // row alone.
 //
@@ -38,6 +39,9 @@ namespace {
 
 /// Threads per block at least: teams of `lanes` threads, one row each.
 constexpr int64_t kBlockThreads = 128;
+
+/// Threads per warp: the width of a shuffle.
+constexpr int64_t kWarp = 32;
 
 /// What a row op is: over the rows only (a fill of a per-row buffer, an
 /// elementwise op on per-row values), over the rows and their columns
@@ -392,19 +396,24 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
     const int64_t lanes = lanesFor(columns);
     const int64_t teams = std::max<int64_t>(1, kBlockThreads / lanes);
     const int64_t threads = lanes * teams;
-    int64_t maxBytes = 1;
-    for (const RowOp &r : group)
-      if (r.kind == Kind::Reduction)
-        maxBytes = std::max<int64_t>(
-            maxBytes, storageType(r.combine->getResult(0).getType())
-                              .getIntOrFloatBitWidth() /
-                          8);
+    // Shared memory only for teams wider than a warp: a slot per warp for
+    // the widest accumulator.
+    int64_t maxBytes = 0;
+    if (lanes > kWarp)
+      for (const RowOp &r : group)
+        if (r.kind == Kind::Reduction)
+          maxBytes = std::max<int64_t>(
+              maxBytes, storageType(r.combine->getResult(0).getType())
+                                .getIntOrFloatBitWidth() /
+                            8);
     auto c = [&](OpBuilder &ob, int64_t v) -> Value {
       return arith::ConstantIndexOp::create(ob, loc, v);
     };
     Value one = c(b, 1);
-    Value sharedBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                     threads * maxBytes);
+    Value sharedBytes;
+    if (maxBytes > 0)
+      sharedBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                 threads / kWarp * maxBytes);
     auto launch =
         gpu::LaunchOp::create(b, loc, c(b, llvm::divideCeil(rows, teams)), one,
                               one, c(b, threads), one, one, sharedBytes);
@@ -420,7 +429,7 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
     Value valid = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, row,
                                         c(kb, rows));
     // The row (row 0 for the teams past the end, which only take part in
-    // the barriers and the trees), delinearized for each shape of the rows
+    // the barriers and the shuffles), delinearized for each shape of the rows
     // that an op has.
     Value safeRow = arith::SelectOp::create(kb, loc, valid, row, c(kb, 0));
     std::map<SmallVector<int64_t>, SmallVector<Value>> indices;
@@ -444,12 +453,14 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
         kb, loc, valid,
         arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, lane,
                               c(kb, 0)));
-    Attribute shared = gpu::AddressSpaceAttr::get(b.getContext(),
-                                                  gpu::AddressSpace::Workgroup);
-    Value dynamic = gpu::DynamicSharedMemoryOp::create(
-        kb, loc,
-        MemRefType::get({ShapedType::kDynamic}, kb.getI8Type(),
-                        MemRefLayoutAttrInterface(), shared));
+    Value dynamic;
+    if (sharedBytes)
+      dynamic = gpu::DynamicSharedMemoryOp::create(
+          kb, loc,
+          MemRefType::get({ShapedType::kDynamic}, kb.getI8Type(),
+                          MemRefLayoutAttrInterface(),
+                          gpu::AddressSpaceAttr::get(
+                              b.getContext(), gpu::AddressSpace::Workgroup)));
 
     for (const RowOp &r : group) {
       SmallVector<Value> index(rowIndex(r.rows)); // (before any branch)
@@ -472,7 +483,7 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
         break;
       }
       case Kind::Reduction:
-        emitReduction(kb, loc, r, index, lane, team, lanes, threads, valid,
+        emitReduction(kb, loc, r, index, lane, tid, lanes, threads, valid,
                       leader, dynamic);
         break;
       }
@@ -556,11 +567,50 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
     return b.clone(*r.combine, map)->getResult(0);
   }
 
-  /// A team's reduction of its row: each lane its columns, then a tree of
-  /// the lanes' values in shared memory; the leader combines the result
-  /// with the output's value.
+  /// `v` (an accumulator value) as the i32 words a shuffle moves: one, or
+  /// two (low, high) for 64-bit values.
+  static SmallVector<Value> toWords(OpBuilder &b, Location loc, Value v) {
+    Type i32 = b.getI32Type();
+    unsigned bits = v.getType().getIntOrFloatBitWidth();
+    Type bitsType = b.getIntegerType(bits);
+    if (v.getType() != bitsType)
+      v = arith::BitcastOp::create(b, loc, bitsType, v);
+    if (bits < 32)
+      return {arith::ExtUIOp::create(b, loc, i32, v)};
+    if (bits == 32)
+      return {v};
+    Value high = arith::ShRUIOp::create(
+        b, loc, v, arith::ConstantIntOp::create(b, loc, bitsType, 32));
+    return {arith::TruncIOp::create(b, loc, i32, v),
+            arith::TruncIOp::create(b, loc, i32, high)};
+  }
+
+  /// The value of type `type` that toWords made `words` of.
+  static Value fromWords(OpBuilder &b, Location loc, Type type,
+                         ArrayRef<Value> words) {
+    unsigned bits = type.getIntOrFloatBitWidth();
+    Type bitsType = b.getIntegerType(bits);
+    Value v;
+    if (bits < 32)
+      v = arith::TruncIOp::create(b, loc, bitsType, words[0]);
+    else if (bits == 32)
+      v = words[0];
+    else
+      v = arith::OrIOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, bitsType, words[0]),
+          arith::ShLIOp::create(
+              b, loc, arith::ExtUIOp::create(b, loc, bitsType, words[1]),
+              arith::ConstantIntOp::create(b, loc, bitsType, 32)));
+    return type == bitsType ? v : arith::BitcastOp::create(b, loc, type, v);
+  }
+
+  /// A team's reduction of its row: each lane its columns, then the lanes
+  /// of each warp combined by a butterfly of shuffles (every lane ends with
+  /// the warp's value); a team wider than a warp puts its warps' values in
+  /// shared memory and the leader combines them. The leader combines the
+  /// result with the output's value.
   static void emitReduction(OpBuilder &kb, Location loc, const RowOp &r,
-                            ArrayRef<Value> rowIndex, Value lane, Value team,
+                            ArrayRef<Value> rowIndex, Value lane, Value tid,
                             int64_t lanes, int64_t threads, Value valid,
                             Value leader, Value dynamic) {
     auto c = [&](OpBuilder &ob, int64_t v) -> Value {
@@ -568,7 +618,6 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
     };
     auto generic = cast<linalg::GenericOp>(r.op);
     Type accType = r.combine->getResult(0).getType();
-    Type storage = storageType(accType);
     Value neutral = arith::ConstantOp::create(kb, loc, r.neutral);
     // Past the row's end (and for the teams past the last row) the loop is
     // empty: the lane's value stays neutral.
@@ -591,47 +640,62 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
                            map.lookupOrDefault(r.element));
       scf::YieldOp::create(lb, loc, next);
     }
-    // The tree: the team's lanes at tree[team * lanes + lane].
-    auto blockTree = memref::ViewOp::create(
+    // The butterfly: every thread of the warp takes part (teams past the
+    // last row with neutral values); offsets below the team's width keep
+    // each team's lanes apart when a warp holds several teams.
+    Value value = loop.getResult(0);
+    for (int64_t offset = std::min<int64_t>(lanes, kWarp) / 2; offset >= 1;
+         offset /= 2) {
+      SmallVector<Value> words;
+      for (Value word : toWords(kb, loc, value))
+        words.push_back(gpu::ShuffleOp::create(kb, loc, word, offset, kWarp,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult());
+      value = combine(kb, r, value, fromWords(kb, loc, accType, words));
+    }
+    Value out = generic.getDpsInits()[0];
+    if (lanes <= kWarp) {
+      auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
+      OpBuilder ib = branch.getThenBodyBuilder();
+      Value init = memref::LoadOp::create(ib, loc, out, rowIndex);
+      memref::StoreOp::create(ib, loc, combine(ib, r, init, value), out,
+                              rowIndex);
+      return;
+    }
+    // The warps' values at warps[tid / 32]: the team's warps are adjacent.
+    Type storage = storageType(accType);
+    auto warps = memref::ViewOp::create(
         kb, loc,
-        MemRefType::get({threads}, storage, MemRefLayoutAttrInterface(),
+        MemRefType::get({threads / kWarp}, storage, MemRefLayoutAttrInterface(),
                         cast<MemRefType>(dynamic.getType()).getMemorySpace()),
         dynamic, c(kb, 0), ValueRange());
-    Value slot = arith::AddIOp::create(
-        kb, loc, arith::MulIOp::create(kb, loc, team, c(kb, lanes)), lane);
-    auto toStorage = [&](OpBuilder &ob, Value v) -> Value {
-      return storage == accType ? v
-                                : arith::ExtUIOp::create(ob, loc, storage, v);
-    };
-    auto fromStorage = [&](OpBuilder &ob, Value v) -> Value {
-      return storage == accType ? v
-                                : arith::TruncIOp::create(ob, loc, accType, v);
-    };
-    memref::StoreOp::create(kb, loc, toStorage(kb, loop.getResult(0)),
-                            blockTree, slot);
-    gpu::BarrierOp::create(kb, loc);
-    for (int64_t s = lanes / 2; s >= 1; s /= 2) {
-      Value active = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult,
-                                           lane, c(kb, s));
-      auto branch = scf::IfOp::create(kb, loc, active, /*withElse=*/false);
+    Value first = arith::CmpIOp::create(
+        kb, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(kb, loc, lane, c(kb, kWarp)), c(kb, 0));
+    {
+      auto branch = scf::IfOp::create(kb, loc, first, /*withElse=*/false);
       OpBuilder ib = branch.getThenBodyBuilder();
-      Value other = arith::AddIOp::create(ib, loc, slot, c(ib, s));
-      Value x =
-          fromStorage(ib, memref::LoadOp::create(ib, loc, blockTree, slot));
-      Value y =
-          fromStorage(ib, memref::LoadOp::create(ib, loc, blockTree, other));
-      memref::StoreOp::create(ib, loc, toStorage(ib, combine(ib, r, x, y)),
-                              blockTree, slot);
-      gpu::BarrierOp::create(kb, loc);
+      Value stored = storage == accType
+                         ? value
+                         : arith::ExtUIOp::create(ib, loc, storage, value);
+      memref::StoreOp::create(
+          ib, loc, stored, warps,
+          ValueRange{arith::DivUIOp::create(ib, loc, tid, c(ib, kWarp))});
     }
+    gpu::BarrierOp::create(kb, loc);
     auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
     OpBuilder ib = branch.getThenBodyBuilder();
-    Value out = generic.getDpsInits()[0];
-    Value total =
-        fromStorage(ib, memref::LoadOp::create(ib, loc, blockTree, slot));
-    Value init = memref::LoadOp::create(ib, loc, out, rowIndex);
-    memref::StoreOp::create(ib, loc, combine(ib, r, init, total), out,
-                            rowIndex);
+    Value total = memref::LoadOp::create(ib, loc, out, rowIndex);
+    Value base = arith::DivUIOp::create(ib, loc, tid, c(ib, kWarp));
+    for (int64_t w = 0; w < lanes / kWarp; ++w) {
+      Value v = memref::LoadOp::create(
+          ib, loc, warps,
+          ValueRange{arith::AddIOp::create(ib, loc, base, c(ib, w))});
+      if (storage != accType)
+        v = arith::TruncIOp::create(ib, loc, accType, v);
+      total = combine(ib, r, total, v);
+    }
+    memref::StoreOp::create(ib, loc, total, out, rowIndex);
   }
 };
 

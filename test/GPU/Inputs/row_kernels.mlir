@@ -1,0 +1,81 @@
+// Row reductions for emulate-row-types.test: one per accumulator width that
+// mpt-rows-to-gpu's shuffles move (1, 16, 32 and 64 bits: one i32 word, or
+// two for 64-bit values), with teams narrower than a warp, of one warp and
+// wider than a warp (the warps' values in shared memory).
+#rc = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d0)>
+
+// 64-bit integers, 7 rows of 300: teams of 64 threads (two warps), the
+// words of a value in two shuffles, onto an initial value of 2^40 + 5.
+func.func @sum_i64_wide(%x: tensor<7x300xi64>) -> tensor<7xi64> {
+  %start = arith.constant 1099511627781 : i64
+  %e = tensor.empty() : tensor<7xi64>
+  %init = linalg.fill ins(%start : i64) outs(%e : tensor<7xi64>) -> tensor<7xi64>
+  %r = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<7x300xi64>) outs(%init : tensor<7xi64>) {
+  ^bb0(%in: i64, %acc: i64):
+    %s = arith.addi %acc, %in : i64
+    linalg.yield %s : i64
+  } -> tensor<7xi64>
+  return %r : tensor<7xi64>
+}
+
+// f64 maxima of 5 rows of 12: teams of 16 threads, two a warp.
+func.func @max_f64(%x: tensor<5x12xf64>) -> tensor<5xf64> {
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %e = tensor.empty() : tensor<5xf64>
+  %init = linalg.fill ins(%ninf : f64) outs(%e : tensor<5xf64>) -> tensor<5xf64>
+  %r = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<5x12xf64>) outs(%init : tensor<5xf64>) {
+  ^bb0(%in: f64, %acc: f64):
+    %m = arith.maximumf %acc, %in : f64
+    linalg.yield %m : f64
+  } -> tensor<5xf64>
+  return %r : tensor<5xf64>
+}
+
+// Whether a row has an element above 2 (an i1 accumulator): 9 rows of 20,
+// teams of 32 threads.
+func.func @any_above(%x: tensor<9x20xf32>) -> tensor<9xi1> {
+  %false = arith.constant false
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<9xi1>
+  %init = linalg.fill ins(%false : i1) outs(%e : tensor<9xi1>) -> tensor<9xi1>
+  %r = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<9x20xf32>) outs(%init : tensor<9xi1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %big = arith.cmpf ogt, %in, %two : f32
+    %any = arith.ori %acc, %big : i1
+    linalg.yield %any : i1
+  } -> tensor<9xi1>
+  return %r : tensor<9xi1>
+}
+
+// f16 minima of 6 rows of 700: teams of 128 threads (four warps), 2-byte
+// values in shared memory.
+func.func @min_f16_wide(%x: tensor<6x700xf16>) -> tensor<6xf16> {
+  %inf = arith.constant 0x7C00 : f16
+  %e = tensor.empty() : tensor<6xf16>
+  %init = linalg.fill ins(%inf : f16) outs(%e : tensor<6xf16>) -> tensor<6xf16>
+  %r = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<6x700xf16>) outs(%init : tensor<6xf16>) {
+  ^bb0(%in: f16, %acc: f16):
+    %m = arith.minimumf %acc, %in : f16
+    linalg.yield %m : f16
+  } -> tensor<6xf16>
+  return %r : tensor<6xf16>
+}
+
+// Signed i32 maxima of 3 rows of 6: teams of 8 threads, 16 a block.
+func.func @max_i32(%x: tensor<3x6xi32>) -> tensor<3xi32> {
+  %low = arith.constant -2147483648 : i32
+  %e = tensor.empty() : tensor<3xi32>
+  %init = linalg.fill ins(%low : i32) outs(%e : tensor<3xi32>) -> tensor<3xi32>
+  %r = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x6xi32>) outs(%init : tensor<3xi32>) {
+  ^bb0(%in: i32, %acc: i32):
+    %m = arith.maxsi %acc, %in : i32
+    linalg.yield %m : i32
+  } -> tensor<3xi32>
+  return %r : tensor<3xi32>
+}
