@@ -165,9 +165,35 @@ struct Launch {
   ucontext_t scheduler;
   Fiber *current = nullptr;
   int64_t atBarrier = 0;
+  int64_t loaded = 0, stored = 0; // bytes (mpt-gpu-emulation{traffic=1})
 };
 
 Launch *active = nullptr;
+
+/// Per kernel, the launches and bytes that mpt_emu_traffic counted.
+struct Traffic {
+  int64_t launches = 0, loaded = 0, stored = 0;
+};
+std::map<std::string, Traffic> *traffic = nullptr;
+
+void printTraffic() {
+  Traffic total;
+  for (const auto &[kernel, t] : *traffic) {
+    std::fprintf(stderr,
+                 "mpt-emulate-gpu: traffic: %s: %lld launches, %lld bytes "
+                 "loaded, %lld bytes stored\n",
+                 kernel.c_str(), (long long)t.launches, (long long)t.loaded,
+                 (long long)t.stored);
+    total.launches += t.launches;
+    total.loaded += t.loaded;
+    total.stored += t.stored;
+  }
+  std::fprintf(stderr,
+               "mpt-emulate-gpu: traffic: total: %lld launches, %lld bytes "
+               "loaded, %lld bytes stored\n",
+               (long long)total.launches, (long long)total.loaded,
+               (long long)total.stored);
+}
 
 void fail(const char *format, ...) {
   std::fprintf(stderr, "mpt-emulate-gpu: error: ");
@@ -913,6 +939,20 @@ void mpt_emu_launch(int64_t name, int64_t gx, int64_t gy, int64_t gz,
     std::free(stack);
   std::free(l.shared);
   active = nullptr;
+  if (l.loaded || l.stored) {
+    if (!traffic) {
+      traffic = new std::map<std::string, Traffic>();
+      std::atexit(printTraffic);
+    }
+    Traffic &t = (*traffic)[l.kernel];
+    ++t.launches;
+    t.loaded += l.loaded;
+    t.stored += l.stored;
+  }
+}
+
+void mpt_emu_traffic(int64_t bytes, int32_t store) {
+  (store ? launch().stored : launch().loaded) += bytes;
 }
 
 /// 0-2: thread id, 3-5: block id, 6-8: block size, 9-11: grid size (x, y,
@@ -1374,6 +1414,7 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_wgmma_wait", reinterpret_cast<void *>(&mpt_emu_wgmma_wait)},
       {"mpt_emu_wgmma_read", reinterpret_cast<void *>(&mpt_emu_wgmma_read)},
       {"mpt_emu_shuffle", reinterpret_cast<void *>(&mpt_emu_shuffle)},
+      {"mpt_emu_traffic", reinterpret_cast<void *>(&mpt_emu_traffic)},
   };
   count = sizeof(functions) / sizeof(functions[0]);
   return functions;

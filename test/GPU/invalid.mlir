@@ -12,6 +12,7 @@
 // RUN: mpt-opt %t/reduction-threads.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{threads=96}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/reduction-fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{fuse=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/rows-max-ops.mlir --pass-pipeline="builtin.module(func.func(mpt-rows-to-gpu{max-ops=0}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/rows-register-columns.mlir --pass-pipeline="builtin.module(func.func(mpt-rows-to-gpu{register-columns=33}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/dynamic.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
 
 //--- chip.mlir
@@ -89,6 +90,12 @@ func.func @f(%m: memref<?xf32>, %n: index) {
     %v = memref.load %m[%i] : memref<?xf32>
     memref.store %v, %m[%i] : memref<?xf32>
   }
+  return
+}
+
+//--- rows-register-columns.mlir
+// expected-error @+1 {{mpt-rows-to-gpu: register-columns must be between 0 and 32, got 33}}
+func.func @f() {
   return
 }
 

@@ -2,6 +2,7 @@
 // reduction along the rows becomes one kernel, a team of threads per row.
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-rows-to-gpu))" | FileCheck %s
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-rows-to-gpu{max-ops=1}))" | FileCheck %s --check-prefix=ONE
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-rows-to-gpu{register-columns=0}))" | FileCheck %s --check-prefix=MEM
 
 #rc = affine_map<(d0, d1) -> (d0, d1)>
 #r = affine_map<(d0, d1) -> (d0)>
@@ -12,24 +13,40 @@
 // A softmax of 6 rows of 40: max, exp(x - max) and its sum, the quotient;
 // teams of 32 threads (40 columns), 4 teams a block, 2 blocks. A lane
 // starts from the neutral element (-inf for the max, 0 for the sum), takes
-// columns lane, lane + 32, and the team's values meet in a butterfly of
-// shuffles (xor 16, 8, 4, 2, 1) with no shared memory and no barrier; lane
-// 0 of a valid row combines the result with the output (the fill's value)
-// and stores it.
+// columns lane and lane + 32 (two steps; the second only where lane + 32 <
+// 40), and the team's values meet in a butterfly of shuffles (xor 16, 8,
+// 4, 2, 1) with no shared memory and no barrier; lane 0 of a valid row
+// combines the result with the output (the fill's value) and stores it.
+// The lane's elements stay in registers from op to op: x is loaded once
+// (by the max, which passes it on to exp), the exponentials are never
+// stored (their buffer goes), the quotient is stored once.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NOT: linalg.
+// CHECK-NOT: memref.alloc() : memref<6x40xf32>
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) {
 // CHECK-NOT: gpu.dynamic_shared_memory
-// CHECK: arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
 // CHECK: arith.divui
-// CHECK: arith.cmpi ult, %{{.*}}, %c6
+// CHECK: %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %c6
+// CHECK: %[[ROW:.*]] = arith.select %[[VALID]]
 // CHECK: scf.if
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<6xf32>
 // CHECK: gpu.barrier
-// CHECK: arith.constant 0xFF800000 : f32
-// CHECK: scf.for {{.*}} iter_args
-// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
-// CHECK: arith.maximumf
+// CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[M0:.*]]:2 = scf.if %[[VALID]] -> (f32, f32) {
+// CHECK-NEXT: %[[X0:.*]] = memref.load %[[X:.*]][%[[ROW]], %[[LANE]]] : memref<6x40xf32>
+// CHECK-NEXT: %[[MAX0:.*]] = arith.maximumf %[[X0]], %[[NINF]]
+// CHECK-NEXT: scf.yield %[[MAX0]], %[[X0]]
+// CHECK: } else {
+// CHECK: scf.yield %[[NINF]], %{{.*}}
+// CHECK: %[[COL1:.*]] = arith.addi %[[LANE]], %c32
+// CHECK: %[[IN1:.*]] = arith.cmpi ult, %[[COL1]], %c40
+// CHECK: %[[STEP1:.*]] = arith.andi %[[VALID]], %[[IN1]]
+// CHECK: %[[M1:.*]]:2 = scf.if %[[STEP1]] -> (f32, f32) {
+// CHECK-NEXT: %[[X1:.*]] = memref.load %[[X]][%[[ROW]], %[[COL1]]]
+// CHECK-NEXT: arith.maximumf %[[X1]], %[[M0]]#0
+// CHECK: } else {
+// CHECK: scf.yield %[[M0]]#0
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : i32
 // CHECK-NOT: gpu.barrier
@@ -45,12 +62,48 @@
 // CHECK: arith.maximumf
 // CHECK: memref.store
 // CHECK: gpu.barrier
-// CHECK: scf.for
-// CHECK: math.exp
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
+// CHECK: %[[E0:.*]] = scf.if %[[VALID]] -> (f32) {
+// CHECK-NOT: memref.load %[[X]]
+// CHECK: arith.subf %[[M0]]#1,
+// CHECK-NEXT: %[[EXP0:.*]] = math.exp
+// CHECK-NEXT: scf.yield %[[EXP0]]
+// CHECK: %[[E1:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK-NOT: memref.load %[[X]]
+// CHECK: arith.subf %[[M1]]#1,
+// CHECK: gpu.barrier
+// CHECK: arith.addf %[[E0]],
+// CHECK: arith.addf %[[E1]],
+// CHECK-COUNT-5: gpu.shuffle
+// CHECK: gpu.barrier
+// CHECK: arith.divf %[[E0]],
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[LANE]]] : memref<6x40xf32>
+// CHECK: arith.divf %[[E1]],
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}] : memref<6x40xf32>
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.
+// CHECK-NOT: memref.dealloc %{{.*}} : memref<6x40xf32>
 // CHECK: return
+// With register-columns=0 each op walks the lane's columns in a loop and
+// reads its operands from memory: the exponentials are stored and read.
+// MEM-LABEL: func.func @softmax(
+// MEM: memref.alloc() : memref<6x40xf32>
+// MEM: gpu.launch
+// MEM: scf.for {{.*}} iter_args
+// MEM: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
+// MEM: arith.maximumf
+// MEM-COUNT-5: gpu.shuffle
+// MEM: scf.for
+// MEM: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
+// MEM: math.exp
+// MEM: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
+// MEM: scf.for {{.*}} iter_args
+// MEM: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
+// MEM: arith.addf
+// MEM: scf.for
+// MEM: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
+// MEM: arith.divf
+// MEM: gpu.terminator
+// MEM: memref.dealloc %{{.*}} : memref<6x40xf32>
 // ONE-LABEL: func.func @softmax(
 // ONE: linalg.fill
 // ONE: gpu.launch
@@ -98,11 +151,15 @@ func.func @softmax(%x: memref<6x40xf32>, %y: memref<6x40xf32> {bufferize.result}
 }
 
 // Rows of 1000: teams of 128 threads (a quarter of the columns, a power
-// of 2), one a block; each warp's value in shared memory, the leader
+// of 2), one a block, 8 columns a lane (the last step's only where the
+// column is below 1000); each warp's value in shared memory, the leader
 // combining the four; a per-row op (the reciprocal) on lane 0.
 // CHECK-LABEL: func.func @wide(
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c3{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}) dynamic_shared_memory_size %c16_i32
-// CHECK: scf.for {{.*}} step %c128
+// CHECK: scf.if
+// CHECK: memref.load %{{.*}} : memref<3x1000xf32>
+// CHECK-COUNT-7: memref.load %{{.*}} : memref<3x1000xf32>
+// CHECK-NOT: memref.load %{{.*}} : memref<3x1000xf32>
 // CHECK-COUNT-5: gpu.shuffle xor
 // CHECK: memref.view {{.*}} to memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.if

@@ -345,6 +345,17 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
     output's value; ops over the rows alone run on that thread. A block
     barrier follows every op.
 
+    Where a lane takes at most `register-columns` columns of a row, its
+    columns are unrolled (one region per column, run where the column is
+    in the row) and the values of the buffers that the group's ops read
+    and write at their elements only stay in registers from op to op: an
+    op's region yields the values it loaded or computed that a later op
+    reads, and a buffer is loaded from memory once. A buffer the group
+    allocates, uses alone and writes before reading (a softmax's
+    exponentials) is not stored at all, and its allocation goes. With
+    more columns a lane, or `register-columns=0`, a lane walks its columns
+    in a loop and every op reads its operands from memory.
+
     A team must need no other team's results: a buffer the group writes is
     read at the indices it was written at (the row, or the row and
     column), or as a per-row value by an op over columns; it is not read
@@ -357,7 +368,12 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"maxOps", "max-ops", "int64_t", /*default=*/"16",
-           "At most this many ops per kernel (1: each reduction alone)">
+           "At most this many ops per kernel (1: each reduction alone)">,
+    Option<"registerColumns", "register-columns", "int64_t",
+           /*default=*/"8",
+           "Keep the values the ops pass on in registers where a lane takes "
+           "at most this many columns of a row (0 to 32; 0: every op reads "
+           "and writes memory)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
@@ -601,6 +617,13 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
     `wgmma.wait_group` retired the wgmma and is an error before. An op the
     emulator does not know is an error.
   }];
+  let options = [
+    Option<"traffic", "traffic", "bool", /*default=*/"false",
+           "Count the bytes each kernel's threads load from and store to "
+           "device memory (memref and vector loads and stores; not "
+           "cp.async, TMA or ldmatrix); the emulator prints them per kernel "
+           "when the program exits">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",

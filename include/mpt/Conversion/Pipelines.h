@@ -69,6 +69,12 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("SIMT kernels: at most this many independent consecutive "
                      "loops share one kernel (1: one loop per kernel)"),
       llvm::cl::init(16)};
+  Opt<int64_t> registerColumns{
+      *this, "register-columns",
+      llvm::cl::desc("Row kernels (softmax, layer norm): keep the values "
+                     "their ops pass on in registers where a lane takes at "
+                     "most this many columns of a row (0: through memory)"),
+      llvm::cl::init(8)};
   Opt<int64_t> sms{
       *this, "sms",
       llvm::cl::desc("Streaming multiprocessors of the target GPU, which the "
@@ -97,7 +103,13 @@ struct LowerToNVVMOptions : public GPUKernelOptions<LowerToNVVMOptions> {
                     llvm::cl::init(3)};
 };
 
-struct EmulateGPUOptions : public GPUKernelOptions<EmulateGPUOptions> {};
+struct EmulateGPUOptions : public GPUKernelOptions<EmulateGPUOptions> {
+  Opt<bool> traffic{
+      *this, "traffic",
+      llvm::cl::desc("Count the bytes each kernel's threads load from and "
+                     "store to device memory (printed per kernel at exit)"),
+      llvm::cl::init(false)};
+};
 
 /// The first part of mpt-lower-to-nvvm and mpt-emulate-gpu:
 /// convert-mpt-to-linalg, bufferization, Tensor Core and SIMT kernels, host

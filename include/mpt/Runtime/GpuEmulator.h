@@ -116,6 +116,10 @@ float mpt_emu_wgmma_read(float value);
 /// in the low 32 bits, whether the source lane was in range in bit 32.
 int64_t mpt_emu_shuffle(int32_t mode, int32_t value, int32_t offset,
                         int32_t width);
+/// Counts `bytes` loaded (`store` 0) or stored by the calling thread in
+/// device memory; a process that counted any prints the bytes of each
+/// kernel (summed over its launches) to stderr when it exits.
+void mpt_emu_traffic(int64_t bytes, int32_t store);
 void mpt_emu_poison(int64_t ptr, int64_t bytes);
 }
 

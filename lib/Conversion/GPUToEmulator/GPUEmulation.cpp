@@ -708,6 +708,8 @@ private:
 };
 
 struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
+  using GPUEmulationBase::GPUEmulationBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Runtime rt{module};
@@ -905,9 +907,54 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     symbols.insert(fn);
     fn.getBody().takeBody(kernel.getBody());
     fn.front().addArgument(shared, kernel.getLoc());
+    if (traffic)
+      countTraffic(fn, rt);
     if (failed(KernelConverter(fn, rt).run()))
       return failure();
     return fn;
+  }
+
+  /// Before each load and store of device memory (a memref or vector
+  /// load or store of a memref outside workgroup memory): a call to
+  /// mpt_emu_traffic with its bytes.
+  static void countTraffic(func::FuncOp fn, Runtime &rt) {
+    auto workgroup = gpu::AddressSpaceAttr::get(fn.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    fn.walk([&](Operation *op) {
+      Value memref;
+      Type element;
+      bool store = false;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        memref = load.getMemRef();
+        element = load.getType();
+      } else if (auto st = dyn_cast<memref::StoreOp>(op)) {
+        memref = st.getMemRef();
+        element = st.getValueToStore().getType();
+        store = true;
+      } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+        memref = load.getBase();
+        element = load.getType();
+      } else if (auto st = dyn_cast<vector::StoreOp>(op)) {
+        memref = st.getBase();
+        element = st.getValueToStore().getType();
+        store = true;
+      } else {
+        return;
+      }
+      if (cast<MemRefType>(memref.getType()).getMemorySpace() == workgroup)
+        return;
+      int64_t bits;
+      if (auto vec = dyn_cast<VectorType>(element))
+        bits = vec.getNumElements() * vec.getElementTypeBitWidth();
+      else
+        bits = element.getIntOrFloatBitWidth();
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      rt.call(b, loc, "mpt_emu_traffic",
+              {arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                            llvm::divideCeil(bits, 8)),
+               constI32(b, loc, store)});
+    });
   }
 
   /// func.func @...(%args: !llvm.ptr, %shared: !llvm.ptr, %bytes: i64):

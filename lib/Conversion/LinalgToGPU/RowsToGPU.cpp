@@ -71,6 +71,566 @@ bool supportedAccumulator(Type t) {
   return bits == 1 || (bits % 8 == 0 && bits <= 64);
 }
 
+/// Threads per row: up to 32 for rows of up to 128 columns, else about a
+/// quarter of the columns, at most 256.
+int64_t lanesFor(int64_t columns) {
+  if (columns <= 128)
+    return std::min<int64_t>(32, llvm::PowerOf2Ceil(columns));
+  return std::min<int64_t>(256, llvm::bit_floor(uint64_t(columns / 4)));
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel
+//===----------------------------------------------------------------------===//
+
+/// What the kernel knows of a buffer that the group's ops read or write at
+/// their elements only (the row and the column, through any shape of the
+/// buffer): the lane that owns a column keeps its value in registers from
+/// op to op.
+struct KeptBuffer {
+  int64_t firstUse = 0, lastUse = 0; // ops of the group, by index
+  bool registerOnly = false;         // never stored (see analyze)
+};
+
+/// The kernel of a group, built at its last op: a team of threads per row,
+/// the ops one after another with a block barrier after each.
+class RowKernel {
+public:
+  RowKernel(ArrayRef<RowOp> group, int64_t rows, int64_t columns,
+            int64_t registerColumns)
+      : group(group), loc(group.back().op->getLoc()), rows(rows),
+        columns(columns), lanes(lanesFor(columns)),
+        steps(llvm::divideCeil(columns, lanes)),
+        inRegisters(steps <= registerColumns) {}
+
+  void emit() {
+    if (inRegisters)
+      analyze();
+    // At the last op: the buffers and views of the group's ops are made
+    // before it (allocations and views may come between them).
+    OpBuilder b(group.back().op);
+    const int64_t teams = std::max<int64_t>(1, kBlockThreads / lanes);
+    threads = lanes * teams;
+    // Shared memory only for teams wider than a warp: a slot per warp for
+    // the widest accumulator.
+    int64_t maxBytes = 0;
+    if (lanes > kWarp)
+      for (const RowOp &r : group)
+        if (r.kind == Kind::Reduction)
+          maxBytes = std::max<int64_t>(
+              maxBytes, storageType(r.combine->getResult(0).getType())
+                                .getIntOrFloatBitWidth() /
+                            8);
+    Value one = c(b, 1);
+    Value sharedBytes;
+    if (maxBytes > 0)
+      sharedBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                 threads / kWarp * maxBytes);
+    auto launch =
+        gpu::LaunchOp::create(b, loc, c(b, llvm::divideCeil(rows, teams)), one,
+                              one, c(b, threads), one, one, sharedBytes);
+
+    OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
+    tid = launch.getThreadIds().x;
+    lane = arith::RemUIOp::create(kb, loc, tid, c(kb, lanes));
+    Value team = arith::DivUIOp::create(kb, loc, tid, c(kb, lanes));
+    Value row = arith::AddIOp::create(
+        kb, loc,
+        arith::MulIOp::create(kb, loc, launch.getBlockIds().x, c(kb, teams)),
+        team);
+    valid = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, row,
+                                  c(kb, rows));
+    // The row (row 0 for the teams past the end, which only take part in
+    // the barriers and the shuffles).
+    safeRow = arith::SelectOp::create(kb, loc, valid, row, c(kb, 0));
+    leader = arith::AndIOp::create(
+        kb, loc, valid,
+        arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, lane,
+                              c(kb, 0)));
+    if (sharedBytes)
+      dynamic = gpu::DynamicSharedMemoryOp::create(
+          kb, loc,
+          MemRefType::get({ShapedType::kDynamic}, kb.getI8Type(),
+                          MemRefLayoutAttrInterface(),
+                          gpu::AddressSpaceAttr::get(
+                              b.getContext(), gpu::AddressSpace::Workgroup)));
+
+    for (auto [i, r] : llvm::enumerate(group)) {
+      current = i;
+      SmallVector<Value> index(rowIndex(kb, r.rows)); // (before any branch)
+      switch (r.kind) {
+      case Kind::Rows: {
+        auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
+        OpBuilder ib = branch.getThenBodyBuilder();
+        emitBody(ib, r, index);
+        break;
+      }
+      case Kind::Columns:
+        emitColumns(kb, r, index);
+        break;
+      case Kind::Reduction:
+        emitReduction(kb, r, index);
+        break;
+      }
+      // Every op's writes before the next op's reads (a per-row value the
+      // leader wrote, read by the team) and its reads before the next op's
+      // writes.
+      gpu::BarrierOp::create(kb, loc);
+    }
+    gpu::TerminatorOp::create(kb, loc);
+    for (const RowOp &r : group)
+      r.op->erase();
+    for (auto &[root, kept] : buffers)
+      if (kept.registerOnly)
+        eraseBuffer(root);
+  }
+
+private:
+  Value c(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Buffers kept in registers
+  //===--------------------------------------------------------------------===//
+
+  /// The buffer (through reshapes) that `operand` of `r` reads or writes at
+  /// the op's elements, if it does: an identity map over all the loops of
+  /// an op over columns or of a reduction's input.
+  static Value elementBuffer(const RowOp &r, OpOperand &operand) {
+    if (r.kind == Kind::Rows)
+      return Value();
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type || !type.getLayout().isIdentity() ||
+        !cast<linalg::LinalgOp>(r.op)
+             .getMatchingIndexingMap(&operand)
+             .isIdentity())
+      return Value();
+    return mpt::reshapeSource(operand.get());
+  }
+
+  /// Whether `r`'s body reads `operand` (its block argument has uses).
+  static bool reads(const RowOp &r, OpOperand &operand) {
+    auto generic = dyn_cast<linalg::GenericOp>(r.op);
+    return generic && !generic.getMatchingBlockArgument(&operand).use_empty();
+  }
+
+  /// Whether every user of `v`, through reshapes, is an op of the group or
+  /// a dealloc.
+  bool usedOnlyByGroup(Value v) {
+    for (Operation *user : v.getUsers()) {
+      if (isa<memref::DeallocOp>(user) ||
+          llvm::any_of(group, [&](const RowOp &r) { return r.op == user; }))
+        continue;
+      if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user) &&
+          usedOnlyByGroup(user->getResult(0)))
+        continue;
+      return false;
+    }
+    return true;
+  }
+
+  /// The buffers to keep: those that every op of the group reads and
+  /// writes at its elements only. One the group allocates, uses alone and
+  /// writes before it reads (a softmax's exponentials, a layer norm's
+  /// centered values) is never stored: its allocation goes.
+  void analyze() {
+    DenseSet<Value> other;
+    for (auto [i, r] : llvm::enumerate(group))
+      for (OpOperand &operand : r.op->getOpOperands()) {
+        if (!isa<MemRefType>(operand.get().getType()))
+          continue;
+        Value root = elementBuffer(r, operand);
+        if (!root) {
+          other.insert(mpt::reshapeSource(operand.get()));
+          continue;
+        }
+        auto [it, inserted] = buffers.insert({root, KeptBuffer{}});
+        if (inserted)
+          it->second.firstUse = i;
+        it->second.lastUse = i;
+      }
+    buffers.remove_if([&](auto &entry) { return other.contains(entry.first); });
+    for (auto &entry : buffers) {
+      Value root = entry.first;
+      KeptBuffer &kept = entry.second;
+      const RowOp &first = group[kept.firstUse];
+      bool readFirst = llvm::any_of(first.op->getOpOperands(), [&](auto &o) {
+        return elementBuffer(first, o) == root && reads(first, o);
+      });
+      kept.registerOnly = root.getDefiningOp<memref::AllocOp>() && !readFirst &&
+                          usedOnlyByGroup(root);
+    }
+  }
+
+  /// The kept buffer that `operand` of `r` reads or writes at its elements.
+  Value kept(const RowOp &r, OpOperand &operand) {
+    Value root = elementBuffer(r, operand);
+    return root && buffers.contains(root) ? root : Value();
+  }
+
+  /// The kept buffers whose values at the current step the current op
+  /// passes on to a later op (its region yields them): those it writes,
+  /// and those it is the first to read.
+  SmallVector<Value> passedOn(const RowOp &r) {
+    llvm::SetVector<Value> roots;
+    for (OpOperand &operand : r.op->getOpOperands()) {
+      Value root = kept(r, operand);
+      if (!root || buffers.lookup(root).lastUse <= current)
+        continue;
+      auto dps = cast<DestinationStyleOpInterface>(r.op);
+      if (dps.isDpsInit(&operand) ||
+          (reads(r, operand) && !known.count({root, step})))
+        roots.insert(root);
+    }
+    return roots.takeVector();
+  }
+
+  Value load(OpBuilder &b, const RowOp &r, OpOperand &operand,
+             ArrayRef<Value> index) {
+    Value root = kept(r, operand);
+    if (root) {
+      if (Value v = local.lookup(root))
+        return v;
+      if (Value v = known.lookup({root, step}))
+        return v;
+    }
+    Value v = memref::LoadOp::create(
+        b, loc, operand.get(),
+        indicesOf(b,
+                  cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand),
+                  index));
+    if (root)
+      local[root] = v;
+    return v;
+  }
+
+  void store(OpBuilder &b, const RowOp &r, Value v, OpOperand &operand,
+             ArrayRef<Value> index) {
+    Value root = kept(r, operand);
+    if (root)
+      local[root] = v;
+    if (root && buffers.lookup(root).registerOnly)
+      return;
+    memref::StoreOp::create(
+        b, loc, v, operand.get(),
+        indicesOf(b,
+                  cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand),
+                  index));
+  }
+
+  /// Erases a buffer that only the (erased) group used: its reshapes,
+  /// deallocs and allocation.
+  static void eraseBuffer(Value v) {
+    for (Operation *user : llvm::make_early_inc_range(v.getUsers())) {
+      if (user->getNumResults() == 1)
+        eraseBuffer(user->getResult(0));
+      user->erase();
+    }
+    if (Operation *def = v.getDefiningOp();
+        def && def->use_empty() && isa<memref::AllocOp>(def))
+      def->erase();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Ops
+  //===--------------------------------------------------------------------===//
+
+  /// The row's index for rows of `shape` (delinearized row-major).
+  ArrayRef<Value> rowIndex(OpBuilder &kb, ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> key(shape);
+    auto it = indices.find(key);
+    if (it != indices.end())
+      return it->second;
+    SmallVector<Value> index(shape.size());
+    Value rest = safeRow;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      index[d] = d == 0
+                     ? rest
+                     : arith::RemUIOp::create(kb, loc, rest, c(kb, shape[d]));
+      if (d > 0)
+        rest = arith::DivUIOp::create(kb, loc, rest, c(kb, shape[d]));
+    }
+    return indices.emplace(key, index).first->second;
+  }
+
+  /// The indices of `map`'s results for the loop indices `index`.
+  SmallVector<Value> indicesOf(OpBuilder &b, AffineMap map,
+                               ArrayRef<Value> index) {
+    SmallVector<Value> result;
+    for (AffineExpr e : map.getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        result.push_back(index[dim.getPosition()]);
+      else
+        result.push_back(c(b, cast<AffineConstantExpr>(e).getValue()));
+    }
+    return result;
+  }
+
+  /// Maps the block arguments of `r`'s body (but the skipped one) to its
+  /// operands' values at `index`, and its linalg.index ops.
+  void loadOperands(OpBuilder &b, const RowOp &r, ArrayRef<Value> index,
+                    IRMapping &map, Value skip = Value()) {
+    Block &body = r.op->getRegion(0).front();
+    for (OpOperand &operand : r.op->getOpOperands()) {
+      BlockArgument arg = body.getArgument(operand.getOperandNumber());
+      if (arg == skip || arg.use_empty())
+        continue;
+      map.map(arg, isa<MemRefType>(operand.get().getType())
+                       ? load(b, r, operand, index)
+                       : operand.get());
+    }
+    body.walk(
+        [&](linalg::IndexOp i) { map.map(i.getResult(), index[i.getDim()]); });
+  }
+
+  /// The body of a fill or elementwise op at `index`: its results stored.
+  void emitBody(OpBuilder &b, const RowOp &r, ArrayRef<Value> index) {
+    if (auto fill = dyn_cast<linalg::FillOp>(r.op)) {
+      store(b, r, fill.getInputs()[0], fill.getDpsInitsMutable()[0], index);
+      return;
+    }
+    auto generic = cast<linalg::GenericOp>(r.op);
+    IRMapping map;
+    loadOperands(b, r, index, map);
+    Block &body = generic.getRegion().front();
+    for (Operation &nested : body.without_terminator())
+      if (!isa<linalg::IndexOp>(nested))
+        b.clone(nested, map);
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    for (auto [value, out] :
+         llvm::zip_equal(yield.getOperands(), generic.getDpsInitsMutable()))
+      store(b, r, map.lookupOrDefault(value), out, index);
+  }
+
+  /// combine(x, y) with `r`'s combining op.
+  static Value combine(OpBuilder &b, const RowOp &r, Value x, Value y) {
+    auto generic = cast<linalg::GenericOp>(r.op);
+    IRMapping map;
+    map.map(generic.getRegion().front().getArguments().back(), x);
+    map.map(r.element, y);
+    return b.clone(*r.combine, map)->getResult(0);
+  }
+
+  /// The lane's element of `r` at `index` (its column last) combined into
+  /// `acc`: the body but the combining op, then the combining op.
+  Value combineElement(OpBuilder &b, const RowOp &r, ArrayRef<Value> index,
+                       Value acc) {
+    auto generic = cast<linalg::GenericOp>(r.op);
+    Block &body = generic.getRegion().front();
+    IRMapping map;
+    loadOperands(b, r, index, map, body.getArguments().back());
+    for (Operation &nested : body.without_terminator())
+      if (&nested != r.combine && !isa<linalg::IndexOp>(nested))
+        b.clone(nested, map);
+    return combine(b, r, acc, map.lookupOrDefault(r.element));
+  }
+
+  /// The lane's columns of `r`, one step at a time (`steps` of them, each
+  /// in a region run where the column is in the row; the values passed on
+  /// yielded from it), or through memory in a loop when a lane has more
+  /// than register-columns columns. `body` emits the op at an element and
+  /// returns the new accumulator, if any (`acc`).
+  template <typename Body>
+  Value overColumns(OpBuilder &kb, const RowOp &r, ArrayRef<Value> rowIdx,
+                    Value acc, Body body) {
+    SmallVector<Value> index(rowIdx);
+    index.push_back(Value());
+    if (!inRegisters) {
+      Value end =
+          arith::SelectOp::create(kb, loc, valid, c(kb, columns), c(kb, 0));
+      ValueRange init = acc ? ValueRange(acc) : ValueRange();
+      auto loop = scf::ForOp::create(kb, loc, lane, end, c(kb, lanes), init);
+      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+      index.back() = loop.getInductionVar();
+      Value next = body(lb, index, acc ? loop.getRegionIterArg(0) : Value());
+      if (acc)
+        scf::YieldOp::create(lb, loc, next);
+      return acc ? loop.getResult(0) : Value();
+    }
+    for (step = 0; step < steps; ++step) {
+      Value column =
+          step == 0 ? lane
+                    : arith::AddIOp::create(kb, loc, lane, c(kb, step * lanes))
+                          .getResult();
+      Value inRow = valid;
+      if ((step + 1) * lanes > columns)
+        inRow = arith::AndIOp::create(
+            kb, loc, valid,
+            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, column,
+                                  c(kb, columns)));
+      SmallVector<Value> roots = passedOn(r);
+      SmallVector<Type> types;
+      if (acc)
+        types.push_back(acc.getType());
+      for (Value root : roots)
+        types.push_back(cast<MemRefType>(root.getType()).getElementType());
+      auto branch = scf::IfOp::create(kb, loc, types, inRow,
+                                      /*withElseRegion=*/!types.empty());
+      OpBuilder ib = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
+      if (types.empty())
+        ib.setInsertionPoint(branch.getThenRegion().front().getTerminator());
+      index.back() = column;
+      local.clear();
+      Value next = body(ib, index, acc);
+      if (types.empty())
+        continue;
+      SmallVector<Value> results, otherwise;
+      if (acc) {
+        results.push_back(next);
+        otherwise.push_back(acc);
+      }
+      OpBuilder eb = OpBuilder::atBlockBegin(&branch.getElseRegion().front());
+      for (Value root : roots) {
+        results.push_back(local.lookup(root));
+        Type type = cast<MemRefType>(root.getType()).getElementType();
+        otherwise.push_back(
+            arith::ConstantOp::create(eb, loc, eb.getZeroAttr(type)));
+      }
+      scf::YieldOp::create(ib, loc, results);
+      scf::YieldOp::create(eb, loc, otherwise);
+      if (acc)
+        acc = branch.getResult(0);
+      for (auto [root, value] :
+           llvm::zip(roots, branch.getResults().drop_front(acc ? 1 : 0)))
+        known[{root, step}] = value;
+    }
+    return acc;
+  }
+
+  void emitColumns(OpBuilder &kb, const RowOp &r, ArrayRef<Value> rowIdx) {
+    overColumns(kb, r, rowIdx, Value(),
+                [&](OpBuilder &b, ArrayRef<Value> index, Value) {
+                  emitBody(b, r, index);
+                  return Value();
+                });
+  }
+
+  /// `v` (an accumulator value) as the i32 words a shuffle moves: one, or
+  /// two (low, high) for 64-bit values.
+  SmallVector<Value> toWords(OpBuilder &b, Value v) {
+    Type i32 = b.getI32Type();
+    unsigned bits = v.getType().getIntOrFloatBitWidth();
+    Type bitsType = b.getIntegerType(bits);
+    if (v.getType() != bitsType)
+      v = arith::BitcastOp::create(b, loc, bitsType, v);
+    if (bits < 32)
+      return {arith::ExtUIOp::create(b, loc, i32, v)};
+    if (bits == 32)
+      return {v};
+    Value high = arith::ShRUIOp::create(
+        b, loc, v, arith::ConstantIntOp::create(b, loc, bitsType, 32));
+    return {arith::TruncIOp::create(b, loc, i32, v),
+            arith::TruncIOp::create(b, loc, i32, high)};
+  }
+
+  /// The value of type `type` that toWords made `words` of.
+  Value fromWords(OpBuilder &b, Type type, ArrayRef<Value> words) {
+    unsigned bits = type.getIntOrFloatBitWidth();
+    Type bitsType = b.getIntegerType(bits);
+    Value v;
+    if (bits < 32)
+      v = arith::TruncIOp::create(b, loc, bitsType, words[0]);
+    else if (bits == 32)
+      v = words[0];
+    else
+      v = arith::OrIOp::create(
+          b, loc, arith::ExtUIOp::create(b, loc, bitsType, words[0]),
+          arith::ShLIOp::create(
+              b, loc, arith::ExtUIOp::create(b, loc, bitsType, words[1]),
+              arith::ConstantIntOp::create(b, loc, bitsType, 32)));
+    return type == bitsType ? v : arith::BitcastOp::create(b, loc, type, v);
+  }
+
+  /// A team's reduction of its row: each lane its columns, then the lanes
+  /// of each warp combined by a butterfly of shuffles (every lane ends with
+  /// the warp's value); a team wider than a warp puts its warps' values in
+  /// shared memory and the leader combines them. The leader combines the
+  /// result with the output's value.
+  void emitReduction(OpBuilder &kb, const RowOp &r, ArrayRef<Value> rowIdx) {
+    Type accType = r.combine->getResult(0).getType();
+    // Past the row's end (and for the teams past the last row) the lane's
+    // value stays neutral.
+    Value value = overColumns(
+        kb, r, rowIdx, arith::ConstantOp::create(kb, loc, r.neutral),
+        [&](OpBuilder &b, ArrayRef<Value> index, Value acc) {
+          return combineElement(b, r, index, acc);
+        });
+    // The butterfly: every thread of the warp takes part (teams past the
+    // last row with neutral values); offsets below the team's width keep
+    // each team's lanes apart when a warp holds several teams.
+    for (int64_t offset = std::min<int64_t>(lanes, kWarp) / 2; offset >= 1;
+         offset /= 2) {
+      SmallVector<Value> words;
+      for (Value word : toWords(kb, value))
+        words.push_back(gpu::ShuffleOp::create(kb, loc, word, offset, kWarp,
+                                               gpu::ShuffleMode::XOR)
+                            .getShuffleResult());
+      value = combine(kb, r, value, fromWords(kb, accType, words));
+    }
+    Value out = cast<linalg::GenericOp>(r.op).getDpsInits()[0];
+    if (lanes <= kWarp) {
+      auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
+      OpBuilder ib = branch.getThenBodyBuilder();
+      Value init = memref::LoadOp::create(ib, loc, out, rowIdx);
+      memref::StoreOp::create(ib, loc, combine(ib, r, init, value), out,
+                              rowIdx);
+      return;
+    }
+    // The warps' values at warps[tid / 32]: the team's warps are adjacent.
+    Type storage = storageType(accType);
+    auto warps = memref::ViewOp::create(
+        kb, loc,
+        MemRefType::get({threads / kWarp}, storage, MemRefLayoutAttrInterface(),
+                        cast<MemRefType>(dynamic.getType()).getMemorySpace()),
+        dynamic, c(kb, 0), ValueRange());
+    Value first = arith::CmpIOp::create(
+        kb, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(kb, loc, lane, c(kb, kWarp)), c(kb, 0));
+    {
+      auto branch = scf::IfOp::create(kb, loc, first, /*withElse=*/false);
+      OpBuilder ib = branch.getThenBodyBuilder();
+      Value stored = storage == accType
+                         ? value
+                         : arith::ExtUIOp::create(ib, loc, storage, value);
+      memref::StoreOp::create(
+          ib, loc, stored, warps,
+          ValueRange{arith::DivUIOp::create(ib, loc, tid, c(ib, kWarp))});
+    }
+    gpu::BarrierOp::create(kb, loc);
+    auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
+    OpBuilder ib = branch.getThenBodyBuilder();
+    Value total = memref::LoadOp::create(ib, loc, out, rowIdx);
+    Value base = arith::DivUIOp::create(ib, loc, tid, c(ib, kWarp));
+    for (int64_t w = 0; w < lanes / kWarp; ++w) {
+      Value v = memref::LoadOp::create(
+          ib, loc, warps,
+          ValueRange{arith::AddIOp::create(ib, loc, base, c(ib, w))});
+      if (storage != accType)
+        v = arith::TruncIOp::create(ib, loc, accType, v);
+      total = combine(ib, r, total, v);
+    }
+    memref::StoreOp::create(ib, loc, total, out, rowIdx);
+  }
+
+  ArrayRef<RowOp> group;
+  Location loc;
+  const int64_t rows, columns, lanes;
+  const int64_t steps;    // columns per lane
+  const bool inRegisters; // one region per step, not a loop
+  int64_t threads = 0;
+  Value tid, lane, valid, safeRow, leader, dynamic;
+  std::map<SmallVector<int64_t>, SmallVector<Value>> indices;
+  // The kept buffers (by their reshape source), and their element values
+  // at each step that the kernel's top level holds.
+  llvm::MapVector<Value, KeptBuffer> buffers;
+  DenseMap<std::pair<Value, int64_t>, Value> known;
+  // While an op is emitted (the `current` of the group) at a step: the
+  // values of kept buffers it loaded or stored.
+  int64_t current = 0, step = 0;
+  llvm::MapVector<Value, Value> local;
+};
+
 struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
   using RowsToGPUBase::RowsToGPUBase;
 
@@ -79,6 +639,12 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
       getOperation().emitError()
           << "mpt-rows-to-gpu: max-ops must be at least 1, got "
           << static_cast<int64_t>(maxOps);
+      return signalPassFailure();
+    }
+    if (registerColumns < 0 || registerColumns > 32) {
+      getOperation().emitError()
+          << "mpt-rows-to-gpu: register-columns must be between 0 and 32, got "
+          << static_cast<int64_t>(registerColumns);
       return signalPassFailure();
     }
     for (Block &block : getOperation().getBody()) {
@@ -374,328 +940,9 @@ struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
     return local(r) && llvm::all_of(group, local);
   }
 
-  //===--------------------------------------------------------------------===//
-  // The kernel
-  //===--------------------------------------------------------------------===//
-
-  /// Threads per row: up to 32 for rows of up to 128 columns, else about a
-  /// quarter of the columns, at most 256.
-  static int64_t lanesFor(int64_t columns) {
-    if (columns <= 128)
-      return std::min<int64_t>(32, llvm::PowerOf2Ceil(columns));
-    return std::min<int64_t>(256, llvm::bit_floor(uint64_t(columns / 4)));
-  }
-
   void convert(ArrayRef<RowOp> group) {
-    // At the last op: the buffers and views of the group's ops are made
-    // before it (allocations and views may come between them).
-    Operation *last = group.back().op;
-    Location loc = last->getLoc();
-    OpBuilder b(last);
     auto [rows, columns] = *groupRows(group);
-    const int64_t lanes = lanesFor(columns);
-    const int64_t teams = std::max<int64_t>(1, kBlockThreads / lanes);
-    const int64_t threads = lanes * teams;
-    // Shared memory only for teams wider than a warp: a slot per warp for
-    // the widest accumulator.
-    int64_t maxBytes = 0;
-    if (lanes > kWarp)
-      for (const RowOp &r : group)
-        if (r.kind == Kind::Reduction)
-          maxBytes = std::max<int64_t>(
-              maxBytes, storageType(r.combine->getResult(0).getType())
-                                .getIntOrFloatBitWidth() /
-                            8);
-    auto c = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(ob, loc, v);
-    };
-    Value one = c(b, 1);
-    Value sharedBytes;
-    if (maxBytes > 0)
-      sharedBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                 threads / kWarp * maxBytes);
-    auto launch =
-        gpu::LaunchOp::create(b, loc, c(b, llvm::divideCeil(rows, teams)), one,
-                              one, c(b, threads), one, one, sharedBytes);
-
-    OpBuilder kb = OpBuilder::atBlockBegin(&launch.getBody().front());
-    Value tid = launch.getThreadIds().x;
-    Value lane = arith::RemUIOp::create(kb, loc, tid, c(kb, lanes));
-    Value team = arith::DivUIOp::create(kb, loc, tid, c(kb, lanes));
-    Value row = arith::AddIOp::create(
-        kb, loc,
-        arith::MulIOp::create(kb, loc, launch.getBlockIds().x, c(kb, teams)),
-        team);
-    Value valid = arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, row,
-                                        c(kb, rows));
-    // The row (row 0 for the teams past the end, which only take part in
-    // the barriers and the shuffles), delinearized for each shape of the rows
-    // that an op has.
-    Value safeRow = arith::SelectOp::create(kb, loc, valid, row, c(kb, 0));
-    std::map<SmallVector<int64_t>, SmallVector<Value>> indices;
-    auto rowIndex = [&](ArrayRef<int64_t> shape) -> ArrayRef<Value> {
-      SmallVector<int64_t> key(shape);
-      auto it = indices.find(key);
-      if (it != indices.end())
-        return it->second;
-      SmallVector<Value> index(shape.size());
-      Value rest = safeRow;
-      for (int64_t d = shape.size() - 1; d >= 0; --d) {
-        index[d] = d == 0
-                       ? rest
-                       : arith::RemUIOp::create(kb, loc, rest, c(kb, shape[d]));
-        if (d > 0)
-          rest = arith::DivUIOp::create(kb, loc, rest, c(kb, shape[d]));
-      }
-      return indices.emplace(key, index).first->second;
-    };
-    Value leader = arith::AndIOp::create(
-        kb, loc, valid,
-        arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::eq, lane,
-                              c(kb, 0)));
-    Value dynamic;
-    if (sharedBytes)
-      dynamic = gpu::DynamicSharedMemoryOp::create(
-          kb, loc,
-          MemRefType::get({ShapedType::kDynamic}, kb.getI8Type(),
-                          MemRefLayoutAttrInterface(),
-                          gpu::AddressSpaceAttr::get(
-                              b.getContext(), gpu::AddressSpace::Workgroup)));
-
-    for (const RowOp &r : group) {
-      SmallVector<Value> index(rowIndex(r.rows)); // (before any branch)
-      switch (r.kind) {
-      case Kind::Rows: {
-        auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
-        OpBuilder ib = branch.getThenBodyBuilder();
-        emitBody(ib, loc, r.op, index);
-        break;
-      }
-      case Kind::Columns: {
-        auto branch = scf::IfOp::create(kb, loc, valid, /*withElse=*/false);
-        OpBuilder ib = branch.getThenBodyBuilder();
-        auto loop =
-            scf::ForOp::create(ib, loc, lane, c(ib, r.columns), c(ib, lanes));
-        OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-        SmallVector<Value> element(index);
-        element.push_back(loop.getInductionVar());
-        emitBody(lb, loc, r.op, element);
-        break;
-      }
-      case Kind::Reduction:
-        emitReduction(kb, loc, r, index, lane, tid, lanes, threads, valid,
-                      leader, dynamic);
-        break;
-      }
-      // Every op's writes before the next op's reads (a per-row value the
-      // leader wrote, read by the team) and its reads before the next op's
-      // writes.
-      gpu::BarrierOp::create(kb, loc);
-    }
-    gpu::TerminatorOp::create(kb, loc);
-    for (const RowOp &r : group)
-      r.op->erase();
-  }
-
-  /// The indices of `map`'s results for the loop indices `index`.
-  static SmallVector<Value> indicesOf(OpBuilder &b, Location loc, AffineMap map,
-                                      ArrayRef<Value> index) {
-    SmallVector<Value> indices;
-    for (AffineExpr e : map.getResults()) {
-      if (auto dim = dyn_cast<AffineDimExpr>(e))
-        indices.push_back(index[dim.getPosition()]);
-      else
-        indices.push_back(arith::ConstantIndexOp::create(
-            b, loc, cast<AffineConstantExpr>(e).getValue()));
-    }
-    return indices;
-  }
-
-  /// Maps the block arguments of a linalg op's body (but the skipped one)
-  /// to the loads of its operands at `index`, and its linalg.index ops.
-  static void loadOperands(OpBuilder &b, Location loc, linalg::LinalgOp op,
-                           ArrayRef<Value> index, IRMapping &map,
-                           Value skip = Value()) {
-    Block &body = op->getRegion(0).front();
-    for (OpOperand &operand : op->getOpOperands()) {
-      BlockArgument arg = body.getArgument(operand.getOperandNumber());
-      if (arg == skip || arg.use_empty())
-        continue;
-      Value v = operand.get();
-      if (!isa<MemRefType>(v.getType())) {
-        map.map(arg, v);
-        continue;
-      }
-      map.map(arg, memref::LoadOp::create(
-                       b, loc, v,
-                       indicesOf(b, loc, op.getMatchingIndexingMap(&operand),
-                                 index)));
-    }
-    body.walk(
-        [&](linalg::IndexOp i) { map.map(i.getResult(), index[i.getDim()]); });
-  }
-
-  /// The body of a fill or elementwise op at `index`: its results stored.
-  static void emitBody(OpBuilder &b, Location loc, Operation *op,
-                       ArrayRef<Value> index) {
-    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-      memref::StoreOp::create(b, loc, fill.getInputs()[0],
-                              fill.getDpsInits()[0], index);
-      return;
-    }
-    auto generic = cast<linalg::GenericOp>(op);
-    IRMapping map;
-    loadOperands(b, loc, generic, index, map);
-    Block &body = generic.getRegion().front();
-    for (Operation &nested : body.without_terminator())
-      if (!isa<linalg::IndexOp>(nested))
-        b.clone(nested, map);
-    auto yield = cast<linalg::YieldOp>(body.getTerminator());
-    for (auto [value, out] :
-         llvm::zip_equal(yield.getOperands(), generic.getDpsInitsMutable()))
-      memref::StoreOp::create(
-          b, loc, map.lookupOrDefault(value), out.get(),
-          indicesOf(b, loc, generic.getMatchingIndexingMap(&out), index));
-  }
-
-  /// combine(x, y) with `r`'s combining op.
-  static Value combine(OpBuilder &b, const RowOp &r, Value x, Value y) {
-    auto generic = cast<linalg::GenericOp>(r.op);
-    IRMapping map;
-    map.map(generic.getRegion().front().getArguments().back(), x);
-    map.map(r.element, y);
-    return b.clone(*r.combine, map)->getResult(0);
-  }
-
-  /// `v` (an accumulator value) as the i32 words a shuffle moves: one, or
-  /// two (low, high) for 64-bit values.
-  static SmallVector<Value> toWords(OpBuilder &b, Location loc, Value v) {
-    Type i32 = b.getI32Type();
-    unsigned bits = v.getType().getIntOrFloatBitWidth();
-    Type bitsType = b.getIntegerType(bits);
-    if (v.getType() != bitsType)
-      v = arith::BitcastOp::create(b, loc, bitsType, v);
-    if (bits < 32)
-      return {arith::ExtUIOp::create(b, loc, i32, v)};
-    if (bits == 32)
-      return {v};
-    Value high = arith::ShRUIOp::create(
-        b, loc, v, arith::ConstantIntOp::create(b, loc, bitsType, 32));
-    return {arith::TruncIOp::create(b, loc, i32, v),
-            arith::TruncIOp::create(b, loc, i32, high)};
-  }
-
-  /// The value of type `type` that toWords made `words` of.
-  static Value fromWords(OpBuilder &b, Location loc, Type type,
-                         ArrayRef<Value> words) {
-    unsigned bits = type.getIntOrFloatBitWidth();
-    Type bitsType = b.getIntegerType(bits);
-    Value v;
-    if (bits < 32)
-      v = arith::TruncIOp::create(b, loc, bitsType, words[0]);
-    else if (bits == 32)
-      v = words[0];
-    else
-      v = arith::OrIOp::create(
-          b, loc, arith::ExtUIOp::create(b, loc, bitsType, words[0]),
-          arith::ShLIOp::create(
-              b, loc, arith::ExtUIOp::create(b, loc, bitsType, words[1]),
-              arith::ConstantIntOp::create(b, loc, bitsType, 32)));
-    return type == bitsType ? v : arith::BitcastOp::create(b, loc, type, v);
-  }
-
-  /// A team's reduction of its row: each lane its columns, then the lanes
-  /// of each warp combined by a butterfly of shuffles (every lane ends with
-  /// the warp's value); a team wider than a warp puts its warps' values in
-  /// shared memory and the leader combines them. The leader combines the
-  /// result with the output's value.
-  static void emitReduction(OpBuilder &kb, Location loc, const RowOp &r,
-                            ArrayRef<Value> rowIndex, Value lane, Value tid,
-                            int64_t lanes, int64_t threads, Value valid,
-                            Value leader, Value dynamic) {
-    auto c = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(ob, loc, v);
-    };
-    auto generic = cast<linalg::GenericOp>(r.op);
-    Type accType = r.combine->getResult(0).getType();
-    Value neutral = arith::ConstantOp::create(kb, loc, r.neutral);
-    // Past the row's end (and for the teams past the last row) the loop is
-    // empty: the lane's value stays neutral.
-    Value end =
-        arith::SelectOp::create(kb, loc, valid, c(kb, r.columns), c(kb, 0));
-    auto loop = scf::ForOp::create(kb, loc, lane, end, c(kb, lanes),
-                                   ValueRange{neutral});
-    {
-      OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-      SmallVector<Value> index(rowIndex);
-      index.push_back(loop.getInductionVar());
-      BlockArgument acc = generic.getRegion().front().getArguments().back();
-      IRMapping map;
-      loadOperands(lb, loc, generic, index, map, acc);
-      // The body but the combining op; the element, combined.
-      for (Operation &nested : generic.getRegion().front().without_terminator())
-        if (&nested != r.combine && !isa<linalg::IndexOp>(nested))
-          lb.clone(nested, map);
-      Value next = combine(lb, r, loop.getRegionIterArg(0),
-                           map.lookupOrDefault(r.element));
-      scf::YieldOp::create(lb, loc, next);
-    }
-    // The butterfly: every thread of the warp takes part (teams past the
-    // last row with neutral values); offsets below the team's width keep
-    // each team's lanes apart when a warp holds several teams.
-    Value value = loop.getResult(0);
-    for (int64_t offset = std::min<int64_t>(lanes, kWarp) / 2; offset >= 1;
-         offset /= 2) {
-      SmallVector<Value> words;
-      for (Value word : toWords(kb, loc, value))
-        words.push_back(gpu::ShuffleOp::create(kb, loc, word, offset, kWarp,
-                                               gpu::ShuffleMode::XOR)
-                            .getShuffleResult());
-      value = combine(kb, r, value, fromWords(kb, loc, accType, words));
-    }
-    Value out = generic.getDpsInits()[0];
-    if (lanes <= kWarp) {
-      auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
-      OpBuilder ib = branch.getThenBodyBuilder();
-      Value init = memref::LoadOp::create(ib, loc, out, rowIndex);
-      memref::StoreOp::create(ib, loc, combine(ib, r, init, value), out,
-                              rowIndex);
-      return;
-    }
-    // The warps' values at warps[tid / 32]: the team's warps are adjacent.
-    Type storage = storageType(accType);
-    auto warps = memref::ViewOp::create(
-        kb, loc,
-        MemRefType::get({threads / kWarp}, storage, MemRefLayoutAttrInterface(),
-                        cast<MemRefType>(dynamic.getType()).getMemorySpace()),
-        dynamic, c(kb, 0), ValueRange());
-    Value first = arith::CmpIOp::create(
-        kb, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(kb, loc, lane, c(kb, kWarp)), c(kb, 0));
-    {
-      auto branch = scf::IfOp::create(kb, loc, first, /*withElse=*/false);
-      OpBuilder ib = branch.getThenBodyBuilder();
-      Value stored = storage == accType
-                         ? value
-                         : arith::ExtUIOp::create(ib, loc, storage, value);
-      memref::StoreOp::create(
-          ib, loc, stored, warps,
-          ValueRange{arith::DivUIOp::create(ib, loc, tid, c(ib, kWarp))});
-    }
-    gpu::BarrierOp::create(kb, loc);
-    auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
-    OpBuilder ib = branch.getThenBodyBuilder();
-    Value total = memref::LoadOp::create(ib, loc, out, rowIndex);
-    Value base = arith::DivUIOp::create(ib, loc, tid, c(ib, kWarp));
-    for (int64_t w = 0; w < lanes / kWarp; ++w) {
-      Value v = memref::LoadOp::create(
-          ib, loc, warps,
-          ValueRange{arith::AddIOp::create(ib, loc, base, c(ib, w))});
-      if (storage != accType)
-        v = arith::TruncIOp::create(ib, loc, accType, v);
-      total = combine(ib, r, total, v);
-    }
-    memref::StoreOp::create(ib, loc, total, out, rowIndex);
+    RowKernel(group, rows, columns, registerColumns).emit();
   }
 };
 

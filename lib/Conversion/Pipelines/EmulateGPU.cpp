@@ -29,7 +29,9 @@ static constexpr const char *kToLLVM =
 void mpt::buildEmulateGPUPipeline(OpPassManager &pm,
                                   const EmulateGPUOptions &options) {
   buildGPUKernelsPipeline(pm, options);
-  pm.addPass(createGPUEmulation());
+  GPUEmulationOptions emulation;
+  emulation.traffic = options.traffic;
+  pm.addPass(createGPUEmulation(emulation));
   std::string error;
   llvm::raw_string_ostream os(error);
   if (failed(parsePassPipeline(kToLLVM, pm, os)))

@@ -123,6 +123,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   // Row-wise chains (softmax, layer norm): one kernel, a team per row.
   RowsToGPUOptions rows;
   rows.maxOps = options.fuse;
+  rows.registerColumns = options.registerColumns;
   pm.addNestedPass<func::FuncOp>(createRowsToGPU(rows));
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.

@@ -7,9 +7,11 @@
       checks the results in DIR/VARIANT_<function> (mpt-run output dirs)
 
 Every reduction here is exact whatever the order of its combinations
-(integer sums, maxima, minima, "any"), so each row is compared for
-equality with numpy's; a lane's value lost or taken twice in the shuffles,
-a 64-bit value's word dropped, or a warp's slot misread shows.
+(integer sums, maxima, minima, "any", and the chains t = 3 x, s = the
+row sums of t, d = t - s), so each result is compared for equality with
+numpy's; a lane's value lost or taken twice in the shuffles, a 64-bit
+value's word dropped, a warp's slot misread, or a value passed on in
+registers from the wrong column or step shows.
 """
 import os
 import sys
@@ -34,11 +36,13 @@ def gen(d):
     h[5, 699] = -60000.0  # the last column: the last warp of the last team
     save("halves", h)
     save("ints", rng.integers(-2**31, 2**31 - 1, [3, 6]).astype(np.int32))
+    save("chain", rng.integers(-2**40, 2**40, [5, 100]).astype(np.int64))
+    save("chain_long", rng.integers(-2**38, 2**38, [3, 3000]).astype(np.int64))
 
 
 def check(d, variant):
     load = lambda *p: np.load(os.path.join(d, *p))
-    res = lambda fn: load(variant + "_" + fn, "result_0.npy")
+    res = lambda fn, i=0: load(variant + "_" + fn, "result_%d.npy" % i)
     failed = False
 
     def report(name, got, ref):
@@ -56,6 +60,15 @@ def check(d, variant):
     report("min_f16_wide", res("min_f16_wide").astype(np.float16),
            load("halves.npy").min(axis=1))
     report("max_i32", res("max_i32"), load("ints.npy").max(axis=1))
+    for fn, name, kept in [("chain_short", "chain", False),
+                           ("chain_kept", "chain", True),
+                           ("chain_long", "chain_long", False)]:
+        t = 3 * load(name + ".npy")
+        s = t.sum(axis=1)
+        refs = ([t] if kept else []) + [(t - s[:, None]).astype(np.float64),
+                                        s]
+        for i, ref in enumerate(refs):
+            report("%s #%d" % (fn, i), res(fn, i), ref)
     return int(failed)
 
 

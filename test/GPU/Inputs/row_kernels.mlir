@@ -79,3 +79,96 @@ func.func @max_i32(%x: tensor<3x6xi32>) -> tensor<3xi32> {
   } -> tensor<3xi32>
   return %r : tensor<3xi32>
 }
+
+// A chain over rows: t = 3 x, its sum s per row, d = t - s as f64 (exact:
+// |d| < 2^53). In rows of 100
+// (teams of 32, 4 columns a lane) t stays in registers and is never stored
+// (@chain_short), or is stored as a result too and still read from
+// registers (@chain_kept); in rows of 3000 (teams of 256, 12 columns a
+// lane) the lanes walk their columns in loops, through memory.
+func.func @chain_short(%x: tensor<5x100xi64>) -> (tensor<5x100xf64>, tensor<5xi64>) {
+  %three = arith.constant 3 : i64
+  %zero = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<5x100xi64>
+  %t = linalg.generic {indexing_maps = [#rc, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<5x100xi64>) outs(%e : tensor<5x100xi64>) {
+  ^bb0(%in: i64, %o: i64):
+    %m = arith.muli %in, %three : i64
+    linalg.yield %m : i64
+  } -> tensor<5x100xi64>
+  %es = tensor.empty() : tensor<5xi64>
+  %init = linalg.fill ins(%zero : i64) outs(%es : tensor<5xi64>) -> tensor<5xi64>
+  %s = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%t : tensor<5x100xi64>) outs(%init : tensor<5xi64>) {
+  ^bb0(%in: i64, %acc: i64):
+    %a = arith.addi %acc, %in : i64
+    linalg.yield %a : i64
+  } -> tensor<5xi64>
+  %e2 = tensor.empty() : tensor<5x100xf64>
+  %d = linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %s : tensor<5x100xi64>, tensor<5xi64>) outs(%e2 : tensor<5x100xf64>) {
+  ^bb0(%in: i64, %sum: i64, %o: f64):
+    %v = arith.subi %in, %sum : i64
+    %f = arith.sitofp %v : i64 to f64
+    linalg.yield %f : f64
+  } -> tensor<5x100xf64>
+  return %d, %s : tensor<5x100xf64>, tensor<5xi64>
+}
+
+func.func @chain_kept(%x: tensor<5x100xi64>) -> (tensor<5x100xi64>, tensor<5x100xf64>, tensor<5xi64>) {
+  %three = arith.constant 3 : i64
+  %zero = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<5x100xi64>
+  %t = linalg.generic {indexing_maps = [#rc, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<5x100xi64>) outs(%e : tensor<5x100xi64>) {
+  ^bb0(%in: i64, %o: i64):
+    %m = arith.muli %in, %three : i64
+    linalg.yield %m : i64
+  } -> tensor<5x100xi64>
+  %es = tensor.empty() : tensor<5xi64>
+  %init = linalg.fill ins(%zero : i64) outs(%es : tensor<5xi64>) -> tensor<5xi64>
+  %s = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%t : tensor<5x100xi64>) outs(%init : tensor<5xi64>) {
+  ^bb0(%in: i64, %acc: i64):
+    %a = arith.addi %acc, %in : i64
+    linalg.yield %a : i64
+  } -> tensor<5xi64>
+  %e2 = tensor.empty() : tensor<5x100xf64>
+  %d = linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %s : tensor<5x100xi64>, tensor<5xi64>) outs(%e2 : tensor<5x100xf64>) {
+  ^bb0(%in: i64, %sum: i64, %o: f64):
+    %v = arith.subi %in, %sum : i64
+    %f = arith.sitofp %v : i64 to f64
+    linalg.yield %f : f64
+  } -> tensor<5x100xf64>
+  return %t, %d, %s : tensor<5x100xi64>, tensor<5x100xf64>, tensor<5xi64>
+}
+
+func.func @chain_long(%x: tensor<3x3000xi64>) -> (tensor<3x3000xf64>, tensor<3xi64>) {
+  %three = arith.constant 3 : i64
+  %zero = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<3x3000xi64>
+  %t = linalg.generic {indexing_maps = [#rc, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<3x3000xi64>) outs(%e : tensor<3x3000xi64>) {
+  ^bb0(%in: i64, %o: i64):
+    %m = arith.muli %in, %three : i64
+    linalg.yield %m : i64
+  } -> tensor<3x3000xi64>
+  %es = tensor.empty() : tensor<3xi64>
+  %init = linalg.fill ins(%zero : i64) outs(%es : tensor<3xi64>) -> tensor<3xi64>
+  %s = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%t : tensor<3x3000xi64>) outs(%init : tensor<3xi64>) {
+  ^bb0(%in: i64, %acc: i64):
+    %a = arith.addi %acc, %in : i64
+    linalg.yield %a : i64
+  } -> tensor<3xi64>
+  %e2 = tensor.empty() : tensor<3x3000xf64>
+  %d = linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%t, %s : tensor<3x3000xi64>, tensor<3xi64>) outs(%e2 : tensor<3x3000xf64>) {
+  ^bb0(%in: i64, %sum: i64, %o: f64):
+    %v = arith.subi %in, %sum : i64
+    %f = arith.sitofp %v : i64 to f64
+    linalg.yield %f : f64
+  } -> tensor<3x3000xf64>
+  return %d, %s : tensor<3x3000xf64>, tensor<3xi64>
+}
