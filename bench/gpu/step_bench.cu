@@ -116,6 +116,11 @@ static void printRatios(const std::vector<StepResult> &results) {
       std::printf("; mixed with one loop or reduction per kernel %.3f ms "
                   "(%d kernels), fusion saves %.2fx",
                   unfused.ms, unfused.kernels, unfused.ms / mixed.ms);
+    StepResult memory = find(model + "_mixedmem");
+    if (memory.ms > 0)
+      std::printf("; mixed with row values through memory %.3f ms, "
+                  "registers save %.2fx",
+                  memory.ms, memory.ms / mixed.ms);
     std::printf("\n");
   }
 }

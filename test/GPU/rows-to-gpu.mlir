@@ -19,7 +19,8 @@
 // combines the result with the output (the fill's value) and stores it.
 // The lane's elements stay in registers from op to op: x is loaded once
 // (by the max, which passes it on to exp), the exponentials are never
-// stored (their buffer goes), the quotient is stored once.
+// stored (their buffer goes), the quotient is stored once. A per-row value
+// (the max) is loaded once per op, before the lane's columns.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NOT: linalg.
 // CHECK-NOT: memref.alloc() : memref<6x40xf32>
@@ -62,14 +63,14 @@
 // CHECK: arith.maximumf
 // CHECK: memref.store
 // CHECK: gpu.barrier
+// CHECK-NEXT: %[[MAXV:.*]] = scf.if %[[VALID]] -> (f32) {
+// CHECK-NEXT: memref.load %{{.*}}[%[[ROW]]] : memref<6xf32>
 // CHECK: %[[E0:.*]] = scf.if %[[VALID]] -> (f32) {
-// CHECK-NOT: memref.load %[[X]]
-// CHECK: arith.subf %[[M0]]#1,
+// CHECK-NEXT: arith.subf %[[M0]]#1, %[[MAXV]]
 // CHECK-NEXT: %[[EXP0:.*]] = math.exp
 // CHECK-NEXT: scf.yield %[[EXP0]]
 // CHECK: %[[E1:.*]] = scf.if %{{.*}} -> (f32) {
-// CHECK-NOT: memref.load %[[X]]
-// CHECK: arith.subf %[[M1]]#1,
+// CHECK-NEXT: arith.subf %[[M1]]#1, %[[MAXV]]
 // CHECK: gpu.barrier
 // CHECK: arith.addf %[[E0]],
 // CHECK: arith.addf %[[E1]],

@@ -354,7 +354,9 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
     allocates, uses alone and writes before reading (a softmax's
     exponentials) is not stored at all, and its allocation goes. With
     more columns a lane, or `register-columns=0`, a lane walks its columns
-    in a loop and every op reads its operands from memory.
+    in a loop and every op reads its operands from memory. Either way an
+    operand that does not depend on the column (a per-row max or mean) is
+    loaded once per op by each lane that has columns.
 
     A team must need no other team's results: a buffer the group writes is
     read at the indices it was written at (the row, or the row and

@@ -288,6 +288,8 @@ private:
 
   Value load(OpBuilder &b, const RowOp &r, OpOperand &operand,
              ArrayRef<Value> index) {
+    if (Value v = perRow.lookup(&operand))
+      return v;
     Value root = kept(r, operand);
     if (root) {
       if (Value v = local.lookup(root))
@@ -435,6 +437,49 @@ private:
   Value overColumns(OpBuilder &kb, const RowOp &r, ArrayRef<Value> rowIdx,
                     Value acc, Body body) {
     SmallVector<Value> index(rowIdx);
+    // The operands that do not depend on the column (a softmax's max, a
+    // layer norm's mean), loaded once for all the lane's columns by the
+    // lanes that have columns.
+    perRow.clear();
+    Block &opBody = r.op->getRegion(0).front();
+    SmallVector<OpOperand *> rowOperands;
+    for (OpOperand *input : cast<linalg::LinalgOp>(r.op).getDpsInputOperands())
+      if (isa<MemRefType>(input->get().getType()) &&
+          !cast<linalg::LinalgOp>(r.op)
+               .getMatchingIndexingMap(input)
+               .isFunctionOfDim(rowIdx.size()) &&
+          !opBody.getArgument(input->getOperandNumber()).use_empty())
+        rowOperands.push_back(input);
+    if (!rowOperands.empty()) {
+      Value hasColumns = valid;
+      if (lanes > columns)
+        hasColumns = arith::AndIOp::create(
+            kb, loc, valid,
+            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, lane,
+                                  c(kb, columns)));
+      SmallVector<Type> types;
+      for (OpOperand *input : rowOperands)
+        types.push_back(
+            cast<MemRefType>(input->get().getType()).getElementType());
+      auto branch = scf::IfOp::create(kb, loc, types, hasColumns,
+                                      /*withElseRegion=*/true);
+      OpBuilder tb = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
+      OpBuilder eb = OpBuilder::atBlockBegin(&branch.getElseRegion().front());
+      SmallVector<Value> loaded, zeros;
+      for (auto [input, type] : llvm::zip(rowOperands, types)) {
+        loaded.push_back(memref::LoadOp::create(
+            tb, loc, input->get(),
+            indicesOf(
+                tb, cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(input),
+                rowIdx)));
+        zeros.push_back(
+            arith::ConstantOp::create(eb, loc, eb.getZeroAttr(type)));
+      }
+      scf::YieldOp::create(tb, loc, loaded);
+      scf::YieldOp::create(eb, loc, zeros);
+      for (auto [input, value] : llvm::zip(rowOperands, branch.getResults()))
+        perRow[input] = value;
+    }
     index.push_back(Value());
     if (!inRegisters) {
       Value end =
@@ -629,6 +674,8 @@ private:
   // values of kept buffers it loaded or stored.
   int64_t current = 0, step = 0;
   llvm::MapVector<Value, Value> local;
+  // The current op's operands that do not depend on the column.
+  DenseMap<OpOperand *, Value> perRow;
 };
 
 struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {
