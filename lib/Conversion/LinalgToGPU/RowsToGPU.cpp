@@ -428,6 +428,53 @@ private:
     return combine(b, r, acc, map.lookupOrDefault(r.element));
   }
 
+  /// The zero of `type`: what a region yields where it does not run.
+  Value zero(OpBuilder &b, Type type) {
+    return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  }
+
+  /// Loads the operands of `r` that do not depend on the column (a
+  /// softmax's max, a layer norm's mean) into `perRow`: once for all the
+  /// lane's columns, by the lanes that have columns.
+  void loadPerRow(OpBuilder &kb, const RowOp &r, ArrayRef<Value> rowIdx) {
+    perRow.clear();
+    auto op = cast<linalg::LinalgOp>(r.op);
+    Block &body = r.op->getRegion(0).front();
+    SmallVector<OpOperand *> operands;
+    SmallVector<Type> types;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isa<MemRefType>(input->get().getType()) &&
+          !op.getMatchingIndexingMap(input).isFunctionOfDim(rowIdx.size()) &&
+          !body.getArgument(input->getOperandNumber()).use_empty()) {
+        operands.push_back(input);
+        types.push_back(
+            cast<MemRefType>(input->get().getType()).getElementType());
+      }
+    if (operands.empty())
+      return;
+    Value hasColumns = valid;
+    if (lanes > columns)
+      hasColumns = arith::AndIOp::create(
+          kb, loc, valid,
+          arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, lane,
+                                c(kb, columns)));
+    auto branch = scf::IfOp::create(kb, loc, types, hasColumns,
+                                    /*withElseRegion=*/true);
+    OpBuilder tb = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
+    OpBuilder eb = OpBuilder::atBlockBegin(&branch.getElseRegion().front());
+    SmallVector<Value> loaded, zeros;
+    for (auto [input, type] : llvm::zip(operands, types)) {
+      loaded.push_back(memref::LoadOp::create(
+          tb, loc, input->get(),
+          indicesOf(tb, op.getMatchingIndexingMap(input), rowIdx)));
+      zeros.push_back(zero(eb, type));
+    }
+    scf::YieldOp::create(tb, loc, loaded);
+    scf::YieldOp::create(eb, loc, zeros);
+    for (auto [input, value] : llvm::zip(operands, branch.getResults()))
+      perRow[input] = value;
+  }
+
   /// The lane's columns of `r`, one step at a time (`steps` of them, each
   /// in a region run where the column is in the row; the values passed on
   /// yielded from it), or through memory in a loop when a lane has more
@@ -436,50 +483,8 @@ private:
   template <typename Body>
   Value overColumns(OpBuilder &kb, const RowOp &r, ArrayRef<Value> rowIdx,
                     Value acc, Body body) {
+    loadPerRow(kb, r, rowIdx);
     SmallVector<Value> index(rowIdx);
-    // The operands that do not depend on the column (a softmax's max, a
-    // layer norm's mean), loaded once for all the lane's columns by the
-    // lanes that have columns.
-    perRow.clear();
-    Block &opBody = r.op->getRegion(0).front();
-    SmallVector<OpOperand *> rowOperands;
-    for (OpOperand *input : cast<linalg::LinalgOp>(r.op).getDpsInputOperands())
-      if (isa<MemRefType>(input->get().getType()) &&
-          !cast<linalg::LinalgOp>(r.op)
-               .getMatchingIndexingMap(input)
-               .isFunctionOfDim(rowIdx.size()) &&
-          !opBody.getArgument(input->getOperandNumber()).use_empty())
-        rowOperands.push_back(input);
-    if (!rowOperands.empty()) {
-      Value hasColumns = valid;
-      if (lanes > columns)
-        hasColumns = arith::AndIOp::create(
-            kb, loc, valid,
-            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, lane,
-                                  c(kb, columns)));
-      SmallVector<Type> types;
-      for (OpOperand *input : rowOperands)
-        types.push_back(
-            cast<MemRefType>(input->get().getType()).getElementType());
-      auto branch = scf::IfOp::create(kb, loc, types, hasColumns,
-                                      /*withElseRegion=*/true);
-      OpBuilder tb = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
-      OpBuilder eb = OpBuilder::atBlockBegin(&branch.getElseRegion().front());
-      SmallVector<Value> loaded, zeros;
-      for (auto [input, type] : llvm::zip(rowOperands, types)) {
-        loaded.push_back(memref::LoadOp::create(
-            tb, loc, input->get(),
-            indicesOf(
-                tb, cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(input),
-                rowIdx)));
-        zeros.push_back(
-            arith::ConstantOp::create(eb, loc, eb.getZeroAttr(type)));
-      }
-      scf::YieldOp::create(tb, loc, loaded);
-      scf::YieldOp::create(eb, loc, zeros);
-      for (auto [input, value] : llvm::zip(rowOperands, branch.getResults()))
-        perRow[input] = value;
-    }
     index.push_back(Value());
     if (!inRegisters) {
       Value end =
@@ -528,9 +533,8 @@ private:
       OpBuilder eb = OpBuilder::atBlockBegin(&branch.getElseRegion().front());
       for (Value root : roots) {
         results.push_back(local.lookup(root));
-        Type type = cast<MemRefType>(root.getType()).getElementType();
         otherwise.push_back(
-            arith::ConstantOp::create(eb, loc, eb.getZeroAttr(type)));
+            zero(eb, cast<MemRefType>(root.getType()).getElementType()));
       }
       scf::YieldOp::create(ib, loc, results);
       scf::YieldOp::create(eb, loc, otherwise);
