@@ -15,24 +15,23 @@
 // starts from the neutral element (-inf for the max, 0 for the sum), takes
 // columns lane and lane + 32 (two steps; the second only where lane + 32 <
 // 40), and the team's values meet in a butterfly of shuffles (xor 16, 8,
-// 4, 2, 1) with no shared memory and no barrier; lane 0 of a valid row
-// combines the result with the output (the fill's value) and stores it.
+// 4, 2, 1) with no shared memory and no barrier; every lane combines the
+// result with the output's value (the fill's constant) and keeps it.
 // The lane's elements stay in registers from op to op: x is loaded once
 // (by the max, which passes it on to exp), the exponentials are never
-// stored (their buffer goes), the quotient is stored once. A per-row value
-// (the max) is loaded once per op, before the lane's columns.
+// stored (their buffer goes), the quotient is stored once. The max and the
+// sum are not stored either (their buffers go): the kernel reads x and
+// writes y, and has no barrier.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NOT: linalg.
-// CHECK-NOT: memref.alloc() : memref<6x40xf32>
+// CHECK-NOT: memref.alloc
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) {
 // CHECK-NOT: gpu.dynamic_shared_memory
+// CHECK-NOT: gpu.barrier
 // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
 // CHECK: arith.divui
 // CHECK: %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %c6
 // CHECK: %[[ROW:.*]] = arith.select %[[VALID]]
-// CHECK: scf.if
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<6xf32>
-// CHECK: gpu.barrier
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK: %[[M0:.*]]:2 = scf.if %[[VALID]] -> (f32, f32) {
 // CHECK-NEXT: %[[X0:.*]] = memref.load %[[X:.*]][%[[ROW]], %[[LANE]]] : memref<6x40xf32>
@@ -48,44 +47,37 @@
 // CHECK-NEXT: arith.maximumf %[[X1]], %[[M0]]#0
 // CHECK: } else {
 // CHECK: scf.yield %[[M0]]#0
-// CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : i32
-// CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle xor %{{.*}}, %c8_i32
-// CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle xor %{{.*}}, %c4_i32
-// CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle xor %{{.*}}, %c2_i32
-// CHECK-NOT: gpu.barrier
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32
-// CHECK-NOT: gpu.barrier
-// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<6xf32>
-// CHECK: arith.maximumf
-// CHECK: memref.store
-// CHECK: gpu.barrier
-// CHECK-NEXT: %[[MAXV:.*]] = scf.if %[[VALID]] -> (f32) {
-// CHECK-NEXT: memref.load %{{.*}}[%[[ROW]]] : memref<6xf32>
-// CHECK: %[[E0:.*]] = scf.if %[[VALID]] -> (f32) {
+// CHECK: %[[W:.*]] = arith.maximumf
+// CHECK-NEXT: %[[MAXV:.*]] = arith.maximumf %[[W]], %{{.*}} : f32
+// CHECK-NEXT: %[[E0:.*]] = scf.if %[[VALID]] -> (f32) {
 // CHECK-NEXT: arith.subf %[[M0]]#1, %[[MAXV]]
 // CHECK-NEXT: %[[EXP0:.*]] = math.exp
 // CHECK-NEXT: scf.yield %[[EXP0]]
 // CHECK: %[[E1:.*]] = scf.if %{{.*}} -> (f32) {
 // CHECK-NEXT: arith.subf %[[M1]]#1, %[[MAXV]]
-// CHECK: gpu.barrier
 // CHECK: arith.addf %[[E0]],
 // CHECK: arith.addf %[[E1]],
 // CHECK-COUNT-5: gpu.shuffle
-// CHECK: gpu.barrier
-// CHECK: arith.divf %[[E0]],
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %cst{{.*}} : f32
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: arith.divf %[[E0]], %[[SUM]]
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[LANE]]] : memref<6x40xf32>
-// CHECK: arith.divf %[[E1]],
+// CHECK: arith.divf %[[E1]], %[[SUM]]
 // CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}] : memref<6x40xf32>
+// CHECK-NOT: gpu.barrier
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.
-// CHECK-NOT: memref.dealloc %{{.*}} : memref<6x40xf32>
+// CHECK-NOT: memref.dealloc
 // CHECK: return
 // With register-columns=0 each op walks the lane's columns in a loop and
-// reads its operands from memory: the exponentials are stored and read.
+// reads its operands from memory: the exponentials are stored and read,
+// and the team's first lane stores a per-row value, which the team reads
+// after a block barrier.
 // MEM-LABEL: func.func @softmax(
 // MEM: memref.alloc() : memref<6x40xf32>
 // MEM: gpu.launch
@@ -93,6 +85,8 @@
 // MEM: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
 // MEM: arith.maximumf
 // MEM-COUNT-5: gpu.shuffle
+// MEM: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<6xf32>
+// MEM: gpu.barrier
 // MEM: scf.for
 // MEM: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x40xf32>
 // MEM: math.exp
@@ -153,10 +147,12 @@ func.func @softmax(%x: memref<6x40xf32>, %y: memref<6x40xf32> {bufferize.result}
 
 // Rows of 1000: teams of 128 threads (a quarter of the columns, a power
 // of 2), one a block, 8 columns a lane (the last step's only where the
-// column is below 1000); each warp's value in shared memory, the leader
-// combining the four; a per-row op (the reciprocal) on lane 0.
+// column is below 1000); each warp's value in shared memory (one set of
+// four slots: one reduction), one barrier, and every lane combining the
+// four; the per-row op (the reciprocal) on every lane, lane 0 storing it.
 // CHECK-LABEL: func.func @wide(
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c3{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}) dynamic_shared_memory_size %c16_i32
+// CHECK-NOT: gpu.barrier
 // CHECK: scf.if
 // CHECK: memref.load %{{.*}} : memref<3x1000xf32>
 // CHECK-COUNT-7: memref.load %{{.*}} : memref<3x1000xf32>
@@ -166,10 +162,14 @@ func.func @softmax(%x: memref<6x40xf32>, %y: memref<6x40xf32> {bufferize.result}
 // CHECK: scf.if
 // CHECK: memref.store
 // CHECK: gpu.barrier
-// CHECK: scf.if
+// CHECK-NOT: scf.if
 // CHECK-COUNT-4: memref.load %{{.*}}[%{{.*}}] : memref<4xf32, #gpu.address_space<workgroup>>
-// CHECK: gpu.barrier
+// CHECK-NOT: scf.if
 // CHECK: arith.divf
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<3xf32>
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.terminator
 // CHECK-NOT: linalg.
 // CHECK: return
 func.func @wide(%x: memref<3x1000xf32>, %inv: memref<3xf32> {bufferize.result}) {
@@ -281,18 +281,22 @@ func.func @columns(%x: memref<64x32xf32>, %s: memref<32xf32> {bufferize.result})
 // Rows are matched by their count: a sum over [2, 3] rows of 16 and a
 // difference over the [6, 16] reshape of the same buffers are the same 6
 // rows, one kernel (teams of 16 lanes, 8 a block). The sum's row index is
-// the row delinearized over [2, 3]; the difference's the row itself.
+// the row delinearized over [2, 3]; the difference's the row itself. The
+// team's lanes keep the sum, which the difference does not read back
+// through the [6] view (the sum's buffer goes), and the lanes' elements of
+// x, loaded once through either shape.
 #rc3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #r3 = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-LABEL: func.func @reshaped_rows(
 // CHECK-NOT: linalg.
+// CHECK-NOT: memref.alloc
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
 // CHECK: arith.remui %{{.*}}, %c3
 // CHECK: arith.divui %{{.*}}, %c3
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x3x16xf32>
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x3xf32>
-// CHECK: gpu.barrier
-// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<6xf32>
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: memref.load
+// CHECK-NOT: memref.store
 // CHECK: arith.subf
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x16xf32>
 // CHECK: gpu.terminator

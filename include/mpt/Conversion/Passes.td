@@ -340,10 +340,22 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
     `gpu.shuffle xor` (offsets from the team's width, at most 16, down to
     1; a value moves as one 32-bit word, or two for 64 bits), with no
     shared memory and no barrier; a team wider than a warp puts its
-    warps' values in shared memory (one slot per warp of the block) for
-    one barrier. The team's first thread combines the result with the
-    output's value; ops over the rows alone run on that thread. A block
-    barrier follows every op.
+    warps' values in shared memory (one slot per warp of the block, two
+    sets that reductions take in turn) for one barrier, and every thread
+    reads the team's slots.
+
+    Every thread of a team holds its row's per-row values: it combines a
+    reduction's result with the output's value itself, and runs the ops
+    over the rows alone; a buffer the group reads and writes only at the
+    row is read from registers once written, and its last write is stored
+    by the team's first thread, or never, if the group allocates it, uses
+    it alone and writes it before reading it (a softmax's max and sum).
+    As a lane also owns the same columns in every op, no op reads another
+    thread's writes and no block barrier separates the ops (one goes
+    before the store of a per-row value the lanes loaded from memory).
+    With `register-columns=0` per-row values go through memory instead:
+    the team's first thread combines, stores, and runs the ops over rows,
+    and a block barrier follows every op.
 
     Where a lane takes at most `register-columns` columns of a row, its
     columns are unrolled (one region per column, run where the column is
@@ -352,11 +364,10 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
     op's region yields the values it loaded or computed that a later op
     reads, and a buffer is loaded from memory once. A buffer the group
     allocates, uses alone and writes before reading (a softmax's
-    exponentials) is not stored at all, and its allocation goes. With
-    more columns a lane, or `register-columns=0`, a lane walks its columns
-    in a loop and every op reads its operands from memory. Either way an
-    operand that does not depend on the column (a per-row max or mean) is
-    loaded once per op by each lane that has columns.
+    exponentials) is not stored at all, and its allocation goes; one that
+    is stored is stored at its last write only. With more columns a lane,
+    or `register-columns=0`, a lane walks its columns in a loop and every
+    op reads its operands at its elements from memory.
 
     A team must need no other team's results: a buffer the group writes is
     read at the indices it was written at (the row, or the row and
@@ -374,8 +385,8 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
     Option<"registerColumns", "register-columns", "int64_t",
            /*default=*/"8",
            "Keep the values the ops pass on in registers where a lane takes "
-           "at most this many columns of a row (0 to 32; 0: every op reads "
-           "and writes memory)">
+           "at most this many columns of a row, and per-row values unless "
+           "0 (0 to 32; 0: every op reads and writes memory)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",

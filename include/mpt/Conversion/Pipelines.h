@@ -73,7 +73,8 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
       *this, "register-columns",
       llvm::cl::desc("Row kernels (softmax, layer norm): keep the values "
                      "their ops pass on in registers where a lane takes at "
-                     "most this many columns of a row (0: through memory)"),
+                     "most this many columns of a row, and per-row values "
+                     "unless 0 (0: through memory)"),
       llvm::cl::init(8)};
   Opt<int64_t> sms{
       *this, "sms",

@@ -85,15 +85,20 @@ int64_t lanesFor(int64_t columns) {
 
 /// What the kernel knows of a buffer that the group's ops read or write at
 /// their elements only (the row and the column, through any shape of the
-/// buffer): the lane that owns a column keeps its value in registers from
-/// op to op.
+/// buffer), or at the row only: the lane that owns a column keeps its value
+/// in registers from op to op, and every lane of a team its row's value.
 struct KeptBuffer {
   int64_t firstUse = 0, lastUse = 0; // ops of the group, by index
+  int64_t lastWrite = -1;            // the one op that stores it
   bool registerOnly = false;         // never stored (see analyze)
 };
 
 /// The kernel of a group, built at its last op: a team of threads per row,
-/// the ops one after another with a block barrier after each.
+/// the ops one after another. Every lane of a team holds the team's per-row
+/// values (a max, a sum) and the values of its own columns, so no op needs
+/// another thread's writes to memory and no block barrier separates them;
+/// with register-columns=0 per-row values go through memory, written by the
+/// team's first lane, and a block barrier follows every op.
 class RowKernel {
 public:
   RowKernel(ArrayRef<RowOp> group, int64_t rows, int64_t columns,
@@ -101,18 +106,20 @@ public:
       : group(group), loc(group.back().op->getLoc()), rows(rows),
         columns(columns), lanes(lanesFor(columns)),
         steps(llvm::divideCeil(columns, lanes)),
-        inRegisters(steps <= registerColumns) {}
+        inRegisters(steps <= registerColumns), rowValues(registerColumns > 0) {}
 
   void emit() {
-    if (inRegisters)
-      analyze();
+    analyze();
     // At the last op: the buffers and views of the group's ops are made
     // before it (allocations and views may come between them).
     OpBuilder b(group.back().op);
     const int64_t teams = std::max<int64_t>(1, kBlockThreads / lanes);
     threads = lanes * teams;
     // Shared memory only for teams wider than a warp: a slot per warp for
-    // the widest accumulator.
+    // the widest accumulator (with per-row values in registers, two sets of
+    // slots that reductions use in turn: a reduction's slots are read by
+    // every lane, and the next reduction's barrier passes before the one
+    // after it writes them again).
     int64_t maxBytes = 0;
     if (lanes > kWarp)
       for (const RowOp &r : group)
@@ -124,8 +131,9 @@ public:
     Value one = c(b, 1);
     Value sharedBytes;
     if (maxBytes > 0)
-      sharedBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
-                                                 threads / kWarp * maxBytes);
+      sharedBytes = arith::ConstantIntOp::create(
+          b, loc, b.getI32Type(), slotBanks() * threads / kWarp * maxBytes);
+    slotBytes = threads / kWarp * maxBytes;
     auto launch =
         gpu::LaunchOp::create(b, loc, c(b, llvm::divideCeil(rows, teams)), one,
                               one, c(b, threads), one, one, sharedBytes);
@@ -160,6 +168,10 @@ public:
       SmallVector<Value> index(rowIndex(kb, r.rows)); // (before any branch)
       switch (r.kind) {
       case Kind::Rows: {
+        if (rowValues) { // every lane; the leader stores
+          emitBody(kb, r, index);
+          break;
+        }
         auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
         OpBuilder ib = branch.getThenBodyBuilder();
         emitBody(ib, r, index);
@@ -172,17 +184,19 @@ public:
         emitReduction(kb, r, index);
         break;
       }
-      // Every op's writes before the next op's reads (a per-row value the
-      // leader wrote, read by the team) and its reads before the next op's
-      // writes.
-      gpu::BarrierOp::create(kb, loc);
+      // Through memory, every op's writes before the next op's reads (a
+      // per-row value the leader wrote, read by the team) and its reads
+      // before the next op's writes.
+      if (barrierAfterOps)
+        gpu::BarrierOp::create(kb, loc);
     }
     gpu::TerminatorOp::create(kb, loc);
     for (const RowOp &r : group)
       r.op->erase();
-    for (auto &[root, kept] : buffers)
-      if (kept.registerOnly)
-        eraseBuffer(root);
+    for (auto *kind : {&buffers, &rowBuffers})
+      for (auto &[root, kept] : *kind)
+        if (kept.registerOnly)
+          eraseBuffer(root);
   }
 
 private:
@@ -209,6 +223,21 @@ private:
     return mpt::reshapeSource(operand.get());
   }
 
+  /// The buffer (through reshapes) that `operand` of `r` reads or writes
+  /// at the row, if it does: a map to the row's loops (all the loops of an
+  /// op over rows, all but the column of the others).
+  static Value rowBuffer(const RowOp &r, OpOperand &operand) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    auto op = cast<linalg::LinalgOp>(r.op);
+    if (!type || !type.getLayout().isIdentity() ||
+        op.getMatchingIndexingMap(&operand) !=
+            AffineMap::getMultiDimIdentityMap(op.getNumLoops(),
+                                              r.op->getContext())
+                .getMajorSubMap(r.rows.size()))
+      return Value();
+    return mpt::reshapeSource(operand.get());
+  }
+
   /// Whether `r`'s body reads `operand` (its block argument has uses).
   static bool reads(const RowOp &r, OpOperand &operand) {
     auto generic = dyn_cast<linalg::GenericOp>(r.op);
@@ -231,36 +260,63 @@ private:
   }
 
   /// The buffers to keep: those that every op of the group reads and
-  /// writes at its elements only. One the group allocates, uses alone and
-  /// writes before it reads (a softmax's exponentials, a layer norm's
-  /// centered values) is never stored: its allocation goes.
+  /// writes at its elements only (if a lane's columns are unrolled), and
+  /// those it reads and writes at the row only (per-row values, unless
+  /// register-columns=0). One the group allocates, uses alone and writes
+  /// before it reads (a softmax's exponentials, a layer norm's centered
+  /// values, a softmax's max and sum) is never stored: its allocation goes.
   void analyze() {
     DenseSet<Value> other;
+    auto use = [](llvm::MapVector<Value, KeptBuffer> &kind, Value root,
+                  int64_t i, bool write) {
+      auto [it, inserted] = kind.insert({root, KeptBuffer{}});
+      if (inserted)
+        it->second.firstUse = i;
+      it->second.lastUse = i;
+      if (write)
+        it->second.lastWrite = i;
+    };
     for (auto [i, r] : llvm::enumerate(group))
       for (OpOperand &operand : r.op->getOpOperands()) {
         if (!isa<MemRefType>(operand.get().getType()))
           continue;
-        Value root = elementBuffer(r, operand);
-        if (!root) {
+        bool write =
+            cast<DestinationStyleOpInterface>(r.op).isDpsInit(&operand);
+        if (Value root = rowValues ? rowBuffer(r, operand) : Value())
+          use(rowBuffers, root, i, write);
+        else if (Value root = inRegisters ? elementBuffer(r, operand) : Value())
+          use(buffers, root, i, write);
+        else
           other.insert(mpt::reshapeSource(operand.get()));
-          continue;
-        }
-        auto [it, inserted] = buffers.insert({root, KeptBuffer{}});
-        if (inserted)
-          it->second.firstUse = i;
-        it->second.lastUse = i;
       }
-    buffers.remove_if([&](auto &entry) { return other.contains(entry.first); });
-    for (auto &entry : buffers) {
-      Value root = entry.first;
-      KeptBuffer &kept = entry.second;
-      const RowOp &first = group[kept.firstUse];
-      bool readFirst = llvm::any_of(first.op->getOpOperands(), [&](auto &o) {
-        return elementBuffer(first, o) == root && reads(first, o);
+    for (auto *kind : {&buffers, &rowBuffers})
+      kind->remove_if([&](auto &entry) {
+        return other.contains(entry.first) ||
+               (kind == &rowBuffers && buffers.contains(entry.first));
       });
-      kept.registerOnly = root.getDefiningOp<memref::AllocOp>() && !readFirst &&
-                          usedOnlyByGroup(root);
-    }
+    for (auto *kind : {&buffers, &rowBuffers})
+      for (auto &entry : *kind) {
+        Value root = entry.first;
+        KeptBuffer &kept = entry.second;
+        const RowOp &first = group[kept.firstUse];
+        bool readFirst = llvm::any_of(first.op->getOpOperands(), [&](auto &o) {
+          return (kind == &buffers ? elementBuffer(first, o)
+                                   : rowBuffer(first, o)) == root &&
+                 reads(first, o);
+        });
+        kept.registerOnly = root.getDefiningOp<memref::AllocOp>() &&
+                            !readFirst && usedOnlyByGroup(root);
+      }
+    // A buffer the group writes at the row that is not kept (not expected:
+    // the group reads such a buffer at the row only) goes through memory,
+    // with the barriers that takes.
+    barrierAfterOps = !rowValues;
+    for (const RowOp &r : group)
+      for (OpOperand &init :
+           cast<DestinationStyleOpInterface>(r.op).getDpsInitsMutable())
+        if (Value root = rowBuffer(r, init);
+            root && (!rowValues || !rowBuffers.contains(root)))
+          barrierAfterOps = true;
   }
 
   /// The kept buffer that `operand` of `r` reads or writes at its elements.
@@ -286,10 +342,65 @@ private:
     return roots.takeVector();
   }
 
+  /// The kept per-row buffer that `operand` of `r` reads or writes.
+  Value keptRow(const RowOp &r, OpOperand &operand) {
+    if (!rowValues)
+      return Value();
+    Value root = rowBuffer(r, operand);
+    return root && rowBuffers.contains(root) ? root : Value();
+  }
+
+  /// The team's value of the kept per-row buffer that `operand` of `r`
+  /// reads: the last one written, or loaded from memory (at the kernel's
+  /// top level: `b` must be there) by every lane.
+  Value rowValue(OpBuilder &b, const RowOp &r, OpOperand &operand,
+                 ArrayRef<Value> rowIdx) {
+    Value root = keptRow(r, operand);
+    if (Value v = rowKnown.lookup(root))
+      return v;
+    Value v = memref::LoadOp::create(
+        b, loc, operand.get(),
+        indicesOf(b,
+                  cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand),
+                  rowIdx));
+    rowKnown[root] = v;
+    loadedRows.insert(root);
+    return v;
+  }
+
+  /// Stores the team's value `v` of `r`'s output `operand` at the row (at
+  /// the kernel's top level): every lane keeps it if the buffer is kept,
+  /// the leader stores it if it is not, or if this is the group's last
+  /// write of a buffer that is stored at all. A buffer the lanes loaded
+  /// earlier gets a block barrier first, so that no lane still to load it
+  /// sees the new value.
+  void storeRow(OpBuilder &b, const RowOp &r, Value v, OpOperand &operand,
+                ArrayRef<Value> rowIdx) {
+    if (Value root = keptRow(r, operand)) {
+      rowKnown[root] = v;
+      KeptBuffer kept = rowBuffers.lookup(root);
+      if (kept.registerOnly || kept.lastWrite != current)
+        return;
+      if (loadedRows.contains(root)) {
+        gpu::BarrierOp::create(b, loc);
+        loadedRows.clear();
+      }
+    }
+    auto branch = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+    OpBuilder ib = branch.getThenBodyBuilder();
+    memref::StoreOp::create(
+        ib, loc, v, operand.get(),
+        indicesOf(ib,
+                  cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand),
+                  rowIdx));
+  }
+
   Value load(OpBuilder &b, const RowOp &r, OpOperand &operand,
              ArrayRef<Value> index) {
     if (Value v = perRow.lookup(&operand))
       return v;
+    if (keptRow(r, operand)) // (an op over rows, at the top level)
+      return rowValue(b, r, operand, index);
     Value root = kept(r, operand);
     if (root) {
       if (Value v = local.lookup(root))
@@ -309,10 +420,15 @@ private:
 
   void store(OpBuilder &b, const RowOp &r, Value v, OpOperand &operand,
              ArrayRef<Value> index) {
+    if (rowValues && r.kind == Kind::Rows)
+      return storeRow(b, r, v, operand, index);
     Value root = kept(r, operand);
     if (root)
       local[root] = v;
-    if (root && buffers.lookup(root).registerOnly)
+    // A kept buffer is read from registers once written: only its last
+    // write goes to memory, if any does.
+    if (root && (buffers.lookup(root).registerOnly ||
+                 buffers.lookup(root).lastWrite != current))
       return;
     memref::StoreOp::create(
         b, loc, v, operand.get(),
@@ -446,6 +562,10 @@ private:
       if (isa<MemRefType>(input->get().getType()) &&
           !op.getMatchingIndexingMap(input).isFunctionOfDim(rowIdx.size()) &&
           !body.getArgument(input->getOperandNumber()).use_empty()) {
+        if (keptRow(r, *input)) {
+          perRow[input] = rowValue(kb, r, *input, rowIdx);
+          continue;
+        }
         operands.push_back(input);
         types.push_back(
             cast<MemRefType>(input->get().getType()).getElementType());
@@ -594,8 +714,9 @@ private:
   /// A team's reduction of its row: each lane its columns, then the lanes
   /// of each warp combined by a butterfly of shuffles (every lane ends with
   /// the warp's value); a team wider than a warp puts its warps' values in
-  /// shared memory and the leader combines them. The leader combines the
-  /// result with the output's value.
+  /// shared memory and combines them in order. The result is combined with
+  /// the output's value: by every lane, which keeps it, with per-row values
+  /// in registers, else by the leader.
   void emitReduction(OpBuilder &kb, const RowOp &r, ArrayRef<Value> rowIdx) {
     Type accType = r.combine->getResult(0).getType();
     // Past the row's end (and for the teams past the last row) the lane's
@@ -617,22 +738,41 @@ private:
                             .getShuffleResult());
       value = combine(kb, r, value, fromWords(kb, accType, words));
     }
-    Value out = cast<linalg::GenericOp>(r.op).getDpsInits()[0];
-    if (lanes <= kWarp) {
-      auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
-      OpBuilder ib = branch.getThenBodyBuilder();
-      Value init = memref::LoadOp::create(ib, loc, out, rowIdx);
-      memref::StoreOp::create(ib, loc, combine(ib, r, init, value), out,
-                              rowIdx);
-      return;
-    }
+    auto generic = cast<linalg::GenericOp>(r.op);
+    OpOperand &out = generic.getDpsInitsMutable()[0];
+    bool everyLane = keptRow(r, out) != Value();
+    SmallVector<Value> warpValues{value};
+    if (lanes > kWarp)
+      warpValues = exchangeWarps(kb, accType, value);
+    OpBuilder ib = kb;
+    if (!everyLane)
+      ib = scf::IfOp::create(kb, loc, leader, /*withElse=*/false)
+               .getThenBodyBuilder();
+    Value total =
+        everyLane
+            ? rowValue(kb, r, out, rowIdx)
+            : memref::LoadOp::create(ib, loc, out.get(), rowIdx).getResult();
+    for (Value v : warpValues)
+      total = combine(ib, r, total, v);
+    if (everyLane)
+      storeRow(kb, r, total, out, rowIdx);
+    else
+      memref::StoreOp::create(ib, loc, total, out.get(), rowIdx);
+  }
+
+  /// The values of a team's warps, in order, for a team wider than a warp:
+  /// each warp's first lane puts its value in a shared slot, a barrier, and
+  /// every lane reads the team's slots (of which only the leader's use
+  /// remains when per-row values go through memory).
+  SmallVector<Value> exchangeWarps(OpBuilder &kb, Type accType, Value value) {
     // The warps' values at warps[tid / 32]: the team's warps are adjacent.
     Type storage = storageType(accType);
+    int64_t bank = wideReductions++ % slotBanks();
     auto warps = memref::ViewOp::create(
         kb, loc,
         MemRefType::get({threads / kWarp}, storage, MemRefLayoutAttrInterface(),
                         cast<MemRefType>(dynamic.getType()).getMemorySpace()),
-        dynamic, c(kb, 0), ValueRange());
+        dynamic, c(kb, bank * slotBytes), ValueRange());
     Value first = arith::CmpIOp::create(
         kb, loc, arith::CmpIPredicate::eq,
         arith::RemUIOp::create(kb, loc, lane, c(kb, kWarp)), c(kb, 0));
@@ -647,19 +787,31 @@ private:
           ValueRange{arith::DivUIOp::create(ib, loc, tid, c(ib, kWarp))});
     }
     gpu::BarrierOp::create(kb, loc);
-    auto branch = scf::IfOp::create(kb, loc, leader, /*withElse=*/false);
-    OpBuilder ib = branch.getThenBodyBuilder();
-    Value total = memref::LoadOp::create(ib, loc, out, rowIdx);
-    Value base = arith::DivUIOp::create(ib, loc, tid, c(ib, kWarp));
+    loadedRows.clear(); // (the barrier orders the loads before it)
+    // The team's first warp: tid - lane, over 32.
+    Value base = arith::DivUIOp::create(
+        kb, loc, arith::SubIOp::create(kb, loc, tid, lane), c(kb, kWarp));
+    SmallVector<Value> values;
     for (int64_t w = 0; w < lanes / kWarp; ++w) {
       Value v = memref::LoadOp::create(
-          ib, loc, warps,
-          ValueRange{arith::AddIOp::create(ib, loc, base, c(ib, w))});
+          kb, loc, warps,
+          ValueRange{arith::AddIOp::create(kb, loc, base, c(kb, w))});
       if (storage != accType)
-        v = arith::TruncIOp::create(ib, loc, accType, v);
-      total = combine(ib, r, total, v);
+        v = arith::TruncIOp::create(kb, loc, accType, v);
+      values.push_back(v);
     }
-    memref::StoreOp::create(ib, loc, total, out, rowIdx);
+    return values;
+  }
+
+  /// Sets of warp slots: two for a group of several reductions with per-row
+  /// values in registers.
+  int64_t slotBanks() const {
+    return rowValues && llvm::count_if(group,
+                                       [](const RowOp &r) {
+                                         return r.kind == Kind::Reduction;
+                                       }) > 1
+               ? 2
+               : 1;
   }
 
   ArrayRef<RowOp> group;
@@ -667,7 +819,9 @@ private:
   const int64_t rows, columns, lanes;
   const int64_t steps;    // columns per lane
   const bool inRegisters; // one region per step, not a loop
-  int64_t threads = 0;
+  const bool rowValues;   // per-row values kept by every lane
+  bool barrierAfterOps = true;
+  int64_t threads = 0, slotBytes = 0, wideReductions = 0;
   Value tid, lane, valid, safeRow, leader, dynamic;
   std::map<SmallVector<int64_t>, SmallVector<Value>> indices;
   // The kept buffers (by their reshape source), and their element values
@@ -680,6 +834,12 @@ private:
   llvm::MapVector<Value, Value> local;
   // The current op's operands that do not depend on the column.
   DenseMap<OpOperand *, Value> perRow;
+  // The kept per-row buffers (by their reshape source), their values at
+  // the kernel's top level, and those loaded from memory since the last
+  // block barrier.
+  llvm::MapVector<Value, KeptBuffer> rowBuffers;
+  DenseMap<Value, Value> rowKnown;
+  DenseSet<Value> loadedRows;
 };
 
 struct RowsToGPUPass : public mpt::impl::RowsToGPUBase<RowsToGPUPass> {

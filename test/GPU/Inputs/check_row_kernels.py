@@ -7,8 +7,9 @@
       checks the results in DIR/VARIANT_<function> (mpt-run output dirs)
 
 Every reduction here is exact whatever the order of its combinations
-(integer sums, maxima, minima, "any", and the chains t = 3 x, s = the
-row sums of t, d = t - s), so each result is compared for equality with
+(integer sums, maxima, minima, "any", the chains t = 3 x, s = the row
+sums of t, d = t - s, and m = the row maxima of x, then the sums of x - m),
+so each result is compared for equality with
 numpy's; a lane's value lost or taken twice in the shuffles, a 64-bit
 value's word dropped, a warp's slot misread, or a value passed on in
 registers from the wrong column or step shows.
@@ -69,6 +70,10 @@ def check(d, variant):
                                         s]
         for i, ref in enumerate(refs):
             report("%s #%d" % (fn, i), res(fn, i), ref)
+    x = load("longs.npy")
+    m = x.max(axis=1)
+    report("two_wide #0", res("two_wide", 0), m)
+    report("two_wide #1", res("two_wide", 1), (x - m[:, None]).sum(axis=1))
     return int(failed)
 
 

@@ -172,3 +172,30 @@ func.func @chain_long(%x: tensor<3x3000xi64>) -> (tensor<3x3000xf64>, tensor<3xi
   } -> tensor<3x3000xf64>
   return %d, %s : tensor<3x3000xf64>, tensor<3xi64>
 }
+
+// Two reductions of teams of two warps (rows of 300): the row's maximum m,
+// then the sum of x - m, both in shared slots, which the second reduction
+// must not overwrite while a warp still reads the first's.
+func.func @two_wide(%x: tensor<7x300xi64>) -> (tensor<7xi64>, tensor<7xi64>) {
+  %lowest = arith.constant -9223372036854775808 : i64
+  %zero = arith.constant 0 : i64
+  %em = tensor.empty() : tensor<7xi64>
+  %minit = linalg.fill ins(%lowest : i64) outs(%em : tensor<7xi64>) -> tensor<7xi64>
+  %m = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<7x300xi64>) outs(%minit : tensor<7xi64>) {
+  ^bb0(%in: i64, %acc: i64):
+    %v = arith.maxsi %acc, %in : i64
+    linalg.yield %v : i64
+  } -> tensor<7xi64>
+  %es = tensor.empty() : tensor<7xi64>
+  %sinit = linalg.fill ins(%zero : i64) outs(%es : tensor<7xi64>) -> tensor<7xi64>
+  %s = linalg.generic {indexing_maps = [#rc, #r, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<7x300xi64>, tensor<7xi64>) outs(%sinit : tensor<7xi64>) {
+  ^bb0(%in: i64, %max: i64, %acc: i64):
+    %d = arith.subi %in, %max : i64
+    %v = arith.addi %acc, %d : i64
+    linalg.yield %v : i64
+  } -> tensor<7xi64>
+  return %m, %s : tensor<7xi64>, tensor<7xi64>
+}
+

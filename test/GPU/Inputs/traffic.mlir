@@ -57,3 +57,33 @@ func.func @softmax(%x: tensor<6x64xf32>) -> tensor<6x64xf32> {
   } -> tensor<6x64xf32>
   return %y : tensor<6x64xf32>
 }
+
+// A sum of each row, the mean (an op over the rows alone) and the centered
+// rows; the mean is returned too.
+func.func @centered(%x: tensor<6x64xf32>) -> (tensor<6xf32>, tensor<6x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 0.015625 : f32
+  %e0 = tensor.empty() : tensor<6xf32>
+  %suminit = linalg.fill ins(%zero : f32) outs(%e0 : tensor<6xf32>) -> tensor<6xf32>
+  %sum = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<6x64xf32>) outs(%suminit : tensor<6xf32>) {
+  ^bb0(%a: f32, %s: f32):
+    %t = arith.addf %a, %s : f32
+    linalg.yield %t : f32
+  } -> tensor<6xf32>
+  %e1 = tensor.empty() : tensor<6xf32>
+  %mean = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%sum : tensor<6xf32>) outs(%e1 : tensor<6xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %m = arith.mulf %s, %n : f32
+    linalg.yield %m : f32
+  } -> tensor<6xf32>
+  %e2 = tensor.empty() : tensor<6x64xf32>
+  %c = linalg.generic {indexing_maps = [#rc, #r, #rc], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean : tensor<6x64xf32>, tensor<6xf32>) outs(%e2 : tensor<6x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<6x64xf32>
+  return %mean, %c : tensor<6xf32>, tensor<6x64xf32>
+}
