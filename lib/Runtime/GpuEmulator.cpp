@@ -951,6 +951,30 @@ void mpt_emu_launch(int64_t name, int64_t gx, int64_t gy, int64_t gz,
   }
 }
 
+/// An index outside its dimension (see checkBounds in GPUEmulation.cpp):
+/// `what` names the access, `elements` of a vector start at `index`.
+void mpt_emu_out_of_bounds(int64_t what, int32_t dim, int64_t index,
+                           int64_t elements, int64_t size) {
+  if (elements > 1)
+    fail("%s: elements [%lld, %lld) of dimension %d, of size %lld",
+         reinterpret_cast<const char *>(what), (long long)index,
+         (long long)(index + elements), dim, (long long)size);
+  fail("%s: index %lld of dimension %d, of size %lld",
+       reinterpret_cast<const char *>(what), (long long)index, dim,
+       (long long)size);
+}
+
+/// A load or store of `bytes` bytes at `addr` in shared memory: they must
+/// be the block's.
+void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes) {
+  const Launch &l = launch();
+  int64_t base = reinterpret_cast<int64_t>(l.shared);
+  if (addr < base || addr + bytes > base + l.sharedBytes)
+    fail("%s: bytes [%lld, %lld) of %lld bytes of shared memory",
+         reinterpret_cast<const char *>(what), (long long)(addr - base),
+         (long long)(addr - base + bytes), (long long)l.sharedBytes);
+}
+
 void mpt_emu_traffic(int64_t bytes, int32_t store) {
   (store ? launch().stored : launch().loaded) += bytes;
 }
@@ -1415,6 +1439,10 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_wgmma_read", reinterpret_cast<void *>(&mpt_emu_wgmma_read)},
       {"mpt_emu_shuffle", reinterpret_cast<void *>(&mpt_emu_shuffle)},
       {"mpt_emu_traffic", reinterpret_cast<void *>(&mpt_emu_traffic)},
+      {"mpt_emu_out_of_bounds",
+       reinterpret_cast<void *>(&mpt_emu_out_of_bounds)},
+      {"mpt_emu_shared_access",
+       reinterpret_cast<void *>(&mpt_emu_shared_access)},
   };
   count = sizeof(functions) / sizeof(functions[0]);
   return functions;

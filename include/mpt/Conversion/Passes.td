@@ -618,7 +618,11 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
     and a deadlock at a barrier, an out-of-bounds or misaligned copy,
     `ldmatrix` or `wmma.load`/`wmma.store`, lanes of one warp at different
     warp-wide instructions, or WMMA lanes with different addresses or
-    fragments end the run with an error. A TMA copy lands (128-byte
+    fragments end the run with an error, and so does a kernel's memref or
+    vector load or store with an index outside its dimension in device
+    memory, or bytes outside the block's in shared memory (each access is
+    preceded by a check that names the access, its location and the
+    index). A TMA copy lands (128-byte
     swizzle, out-of-bounds elements zero) when a thread waits on its
     mbarrier; a wgmma computes at issue and records the shared memory it
     read, which must be unchanged when a `wgmma.wait_group` retires it.

@@ -120,6 +120,14 @@ int64_t mpt_emu_shuffle(int32_t mode, int32_t value, int32_t offset,
 /// device memory; a process that counted any prints the bytes of each
 /// kernel (summed over its launches) to stderr when it exits.
 void mpt_emu_traffic(int64_t bytes, int32_t store);
+/// Fails: `elements` elements from `index` along dimension `dim` (of `size`
+/// elements) of the access that the string at `what` describes are not all
+/// in it.
+void mpt_emu_out_of_bounds(int64_t what, int32_t dim, int64_t index,
+                           int64_t elements, int64_t size);
+/// Fails unless the `bytes` bytes at `addr` (of the access that the string
+/// at `what` describes) are in the block's shared memory.
+void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes);
 void mpt_emu_poison(int64_t ptr, int64_t bytes);
 }
 

@@ -710,6 +710,8 @@ private:
 struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
   using GPUEmulationBase::GPUEmulationBase;
 
+  int64_t accessMessages = 0; // the access descriptions checkBounds made
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Runtime rt{module};
@@ -907,11 +909,103 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     symbols.insert(fn);
     fn.getBody().takeBody(kernel.getBody());
     fn.front().addArgument(shared, kernel.getLoc());
+    checkBounds(fn, rt, symbols);
     if (traffic)
       countTraffic(fn, rt);
     if (failed(KernelConverter(fn, rt).run()))
       return failure();
     return fn;
+  }
+
+  /// Before each memref or vector load and store of a kernel: in device
+  /// memory, a check that every index lies within its dimension (a
+  /// vector's elements too), which calls mpt_emu_out_of_bounds with the
+  /// access, the dimension and the index where it does not; in shared
+  /// memory, that the bytes lie within the block's (mpt_emu_shared_access:
+  /// upstream's lowering of nvgpu.warpgroup.mma.store indexes a 64-row view
+  /// with the warp's row in the block, past the view but not past the
+  /// tile). The CPU does not fault where a GPU would ("an illegal memory
+  /// access"): an index past a dimension would read the next row or
+  /// another buffer, or corrupt the heap.
+  void checkBounds(func::FuncOp fn, Runtime &rt, SymbolTable &symbols) {
+    auto workgroup = gpu::AddressSpaceAttr::get(fn.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    SmallVector<Operation *> accesses;
+    fn.walk([&](Operation *op) {
+      if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(
+              op))
+        accesses.push_back(op);
+    });
+    for (Operation *op : accesses) {
+      Value memref;
+      ValueRange indices;
+      int64_t length = 1; // elements along the last dimension
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        memref = load.getMemRef();
+        indices = load.getIndices();
+      } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        memref = store.getMemRef();
+        indices = store.getIndices();
+      } else {
+        auto vector = dyn_cast<vector::LoadOp>(op);
+        auto type = vector ? vector.getVectorType()
+                           : cast<vector::StoreOp>(op).getVectorType();
+        if (type.getRank() != 1)
+          continue;
+        memref =
+            vector ? vector.getBase() : cast<vector::StoreOp>(op).getBase();
+        indices = vector ? vector.getIndices()
+                         : cast<vector::StoreOp>(op).getIndices();
+        length = type.getNumElements();
+      }
+      auto type = cast<MemRefType>(memref.getType());
+      if (indices.empty())
+        continue;
+      std::string what;
+      llvm::raw_string_ostream os(what);
+      os << op->getName() << " of " << type << " at " << op->getLoc();
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      Value message =
+          stringAddress(b, loc, what, symbols,
+                        "__mpt_emu_access_" + std::to_string(accessMessages++));
+      if (type.getMemorySpace() == workgroup) {
+        Address address = addressOf(b, loc, memref, indices);
+        rt.call(b, loc, "mpt_emu_shared_access",
+                {message, address.addr,
+                 arith::ConstantIntOp::create(
+                     b, loc, b.getI64Type(),
+                     length * type.getElementTypeBitWidth() / 8)});
+        continue;
+      }
+      for (auto [d, index] : llvm::enumerate(indices)) {
+        int64_t elements = d + 1 == indices.size() ? length : 1;
+        Value size =
+            type.isDynamicDim(d)
+                ? memref::DimOp::create(b, loc, memref, d).getResult()
+                : arith::ConstantIndexOp::create(b, loc, type.getDimSize(d))
+                      .getResult();
+        // index + elements <= size, with index >= 0 (unsigned).
+        Value last = index;
+        if (elements > 1)
+          last = arith::AddIOp::create(
+              b, loc, index,
+              arith::ConstantIndexOp::create(b, loc, elements - 1));
+        Value outside = arith::OrIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, index,
+                                  size),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, last,
+                                  size));
+        auto branch = scf::IfOp::create(b, loc, outside, /*withElse=*/false);
+        OpBuilder ib = branch.getThenBodyBuilder();
+        rt.call(
+            ib, loc, "mpt_emu_out_of_bounds",
+            {message, constI32(ib, loc, d), i64(ib, loc, index),
+             arith::ConstantIntOp::create(ib, loc, ib.getI64Type(), elements),
+             i64(ib, loc, size)});
+      }
+    }
   }
 
   /// Before each load and store of device memory (a memref or vector
@@ -1043,13 +1137,16 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     return v;
   }
 
-  /// A NUL-terminated string constant; returns its address as i64.
+  /// A NUL-terminated string constant (the global `name`, by default one
+  /// named after the text); returns its address as i64.
   Value stringAddress(OpBuilder &b, Location loc, StringRef text,
-                      SymbolTable &symbols) {
-    std::string name = ("__mpt_emu_name_" + text).str();
-    for (char &c : name)
-      if (!llvm::isAlnum(c))
-        c = '_';
+                      SymbolTable &symbols, std::string name = "") {
+    if (name.empty()) {
+      name = ("__mpt_emu_name_" + text).str();
+      for (char &c : name)
+        if (!llvm::isAlnum(c))
+          c = '_';
+    }
     ModuleOp module = getOperation();
     auto type =
         MemRefType::get({static_cast<int64_t>(text.size() + 1)}, b.getI8Type());
