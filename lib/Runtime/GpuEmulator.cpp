@@ -964,6 +964,15 @@ void mpt_emu_out_of_bounds(int64_t what, int32_t dim, int64_t index,
        (long long)size);
 }
 
+/// A vector load or store at `addr` that states an alignment of `alignment`
+/// bytes.
+void mpt_emu_aligned(int64_t what, int64_t addr, int64_t alignment) {
+  if (addr % alignment)
+    fail("%s: address %#llx is not %lld-byte aligned",
+         reinterpret_cast<const char *>(what), (long long)addr,
+         (long long)alignment);
+}
+
 /// A load or store of `bytes` bytes at `addr` in shared memory: they must
 /// be the block's.
 void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes) {
@@ -1443,6 +1452,7 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
        reinterpret_cast<void *>(&mpt_emu_out_of_bounds)},
       {"mpt_emu_shared_access",
        reinterpret_cast<void *>(&mpt_emu_shared_access)},
+      {"mpt_emu_aligned", reinterpret_cast<void *>(&mpt_emu_aligned)},
   };
   count = sizeof(functions) / sizeof(functions[0]);
   return functions;

@@ -10,66 +10,65 @@
 #cr = affine_map<(d0, d1) -> (d1, d0)>
 #p = affine_map<(d0) -> (d0)>
 
-// A softmax of 6 rows of 40: max, exp(x - max) and its sum, the quotient;
-// teams of 32 threads (40 columns), 4 teams a block, 2 blocks. A lane
-// starts from the neutral element (-inf for the max, 0 for the sum), takes
-// columns lane and lane + 32 (two steps; the second only where lane + 32 <
-// 40), and the team's values meet in a butterfly of shuffles (xor 16, 8,
-// 4, 2, 1) with no shared memory and no barrier; every lane combines the
-// result with the output's value (the fill's constant) and keeps it.
-// The lane's elements stay in registers from op to op: x is loaded once
-// (by the max, which passes it on to exp), the exponentials are never
-// stored (their buffer goes), the quotient is stored once. The max and the
-// sum are not stored either (their buffers go): the kernel reads x and
-// writes y, and has no barrier.
+// A softmax of 6 rows of 40: max, exp(x - max) and its sum, the quotient.
+// A lane takes vectors of 4 columns (16 bytes of f32), so teams of 16
+// threads (10 vectors a row), 8 teams a block, 1 block. A lane starts from
+// the neutral element (-inf for the max, 0 for the sum), loads its 4
+// columns at 4 lane as one vector (where 4 lane < 40), and the team's
+// values meet in a butterfly of shuffles (xor 8, 4, 2, 1) with no shared
+// memory and no barrier; every lane combines the result with the output's
+// value (the fill's constant) and keeps it. The lane's elements stay in
+// registers from op to op: x is loaded once (by the max, which passes it
+// on to exp), the exponentials are never stored (their buffer goes), the
+// quotient is stored once, as a vector. The max and the sum are not stored
+// either (their buffers go): the kernel reads x and writes y, and has no
+// barrier.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-NOT: linalg.
 // CHECK-NOT: memref.alloc
-// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c2{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) {
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}, {{.*}}) {
 // CHECK-NOT: gpu.dynamic_shared_memory
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %c16 : index
 // CHECK: arith.divui
 // CHECK: %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %c6
 // CHECK: %[[ROW:.*]] = arith.select %[[VALID]]
 // CHECK: %[[NINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[M0:.*]]:2 = scf.if %[[VALID]] -> (f32, f32) {
-// CHECK-NEXT: %[[X0:.*]] = memref.load %[[X:.*]][%[[ROW]], %[[LANE]]] : memref<6x40xf32>
+// CHECK: %[[FIRST:.*]] = arith.muli %[[LANE]], %c4
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[FIRST]], %c40
+// CHECK: %[[STEP:.*]] = arith.andi %[[VALID]], %[[IN]]
+// CHECK: %[[M:.*]]:5 = scf.if %[[STEP]] -> (f32, f32, f32, f32, f32) {
+// CHECK-NEXT: %[[X:.*]] = vector.load %{{.*}}[%[[ROW]], %[[FIRST]]] {alignment = 16 : i64} : memref<6x40xf32>, vector<4xf32>
+// CHECK-NEXT: %[[X0:.*]] = vector.extract %[[X]][0]
 // CHECK-NEXT: %[[MAX0:.*]] = arith.maximumf %[[X0]], %[[NINF]]
-// CHECK-NEXT: scf.yield %[[MAX0]], %[[X0]]
+// CHECK: %[[X3:.*]] = vector.extract %[[X]][3]
+// CHECK-NEXT: %[[MAX3:.*]] = arith.maximumf %[[X3]], %{{.*}}
+// CHECK-NEXT: scf.yield %[[MAX3]], %[[X0]], %{{.*}}, %{{.*}}, %[[X3]]
 // CHECK: } else {
-// CHECK: scf.yield %[[NINF]], %{{.*}}
-// CHECK: %[[COL1:.*]] = arith.addi %[[LANE]], %c32
-// CHECK: %[[IN1:.*]] = arith.cmpi ult, %[[COL1]], %c40
-// CHECK: %[[STEP1:.*]] = arith.andi %[[VALID]], %[[IN1]]
-// CHECK: %[[M1:.*]]:2 = scf.if %[[STEP1]] -> (f32, f32) {
-// CHECK-NEXT: %[[X1:.*]] = memref.load %[[X]][%[[ROW]], %[[COL1]]]
-// CHECK-NEXT: arith.maximumf %[[X1]], %[[M0]]#0
-// CHECK: } else {
-// CHECK: scf.yield %[[M0]]#0
-// CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : i32
-// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32
+// CHECK: scf.yield %[[NINF]],
+// CHECK-NOT: vector.load
+// CHECK: gpu.shuffle xor %{{.*}}, %c8_i32, %c32_i32 : i32
 // CHECK: gpu.shuffle xor %{{.*}}, %c4_i32
 // CHECK: gpu.shuffle xor %{{.*}}, %c2_i32
 // CHECK: gpu.shuffle xor %{{.*}}, %c1_i32
 // CHECK: %[[W:.*]] = arith.maximumf
 // CHECK-NEXT: %[[MAXV:.*]] = arith.maximumf %[[W]], %{{.*}} : f32
-// CHECK-NEXT: %[[E0:.*]] = scf.if %[[VALID]] -> (f32) {
-// CHECK-NEXT: arith.subf %[[M0]]#1, %[[MAXV]]
+// CHECK: %[[E:.*]]:4 = scf.if %{{.*}} -> (f32, f32, f32, f32) {
+// CHECK-NEXT: arith.subf %[[M]]#1, %[[MAXV]]
 // CHECK-NEXT: %[[EXP0:.*]] = math.exp
-// CHECK-NEXT: scf.yield %[[EXP0]]
-// CHECK: %[[E1:.*]] = scf.if %{{.*}} -> (f32) {
-// CHECK-NEXT: arith.subf %[[M1]]#1, %[[MAXV]]
-// CHECK: arith.addf %[[E0]],
-// CHECK: arith.addf %[[E1]],
-// CHECK-COUNT-5: gpu.shuffle
+// CHECK: arith.subf %[[M]]#4, %[[MAXV]]
+// CHECK: arith.addf %[[E]]#0,
+// CHECK: arith.addf %[[E]]#3,
+// CHECK-COUNT-4: gpu.shuffle
 // CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %cst{{.*}} : f32
-// CHECK-NEXT: scf.if
-// CHECK-NEXT: arith.divf %[[E0]], %[[SUM]]
-// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[LANE]]] : memref<6x40xf32>
-// CHECK: arith.divf %[[E1]], %[[SUM]]
-// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[ROW]], %{{.*}}] : memref<6x40xf32>
+// CHECK: scf.if
+// CHECK-NEXT: %[[Q0:.*]] = arith.divf %[[E]]#0, %[[SUM]]
+// CHECK: %[[Q3:.*]] = arith.divf %[[E]]#3, %[[SUM]]
+// CHECK-NEXT: %[[Q:.*]] = vector.from_elements %[[Q0]], %{{.*}}, %{{.*}}, %[[Q3]] : vector<4xf32>
+// CHECK-NEXT: vector.store %[[Q]], %{{.*}}[%[[ROW]], %{{.*}}] {alignment = 16 : i64} : memref<6x40xf32>, vector<4xf32>
 // CHECK-NOT: gpu.barrier
+// CHECK-NOT: memref.load
+// CHECK-NOT: store
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.
 // CHECK-NOT: memref.dealloc
@@ -146,17 +145,22 @@ func.func @softmax(%x: memref<6x40xf32>, %y: memref<6x40xf32> {bufferize.result}
 }
 
 // Rows of 1000: teams of 128 threads (a quarter of the columns, a power
-// of 2), one a block, 8 columns a lane (the last step's only where the
-// column is below 1000); each warp's value in shared memory (one set of
-// four slots: one reduction), one barrier, and every lane combining the
-// four; the per-row op (the reciprocal) on every lane, lane 0 storing it.
+// of 2), one a block, vectors of 4 columns a lane (8 columns: two steps,
+// the second only where its first column is below 1000); each warp's value
+// in shared memory (one set of four slots: one reduction), one barrier,
+// and every lane combining the four; the per-row op (the reciprocal) on
+// every lane, lane 0 storing it.
 // CHECK-LABEL: func.func @wide(
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c3{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128{{.*}}) dynamic_shared_memory_size %c16_i32
 // CHECK-NOT: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.muli %{{.*}}, %c4
 // CHECK: scf.if
-// CHECK: memref.load %{{.*}} : memref<3x1000xf32>
-// CHECK-COUNT-7: memref.load %{{.*}} : memref<3x1000xf32>
-// CHECK-NOT: memref.load %{{.*}} : memref<3x1000xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}, %[[FIRST]]] {{.*}} : memref<3x1000xf32>, vector<4xf32>
+// CHECK: %[[SECOND:.*]] = arith.addi %[[FIRST]], %c512
+// CHECK: arith.cmpi ult, %[[SECOND]], %c1000
+// CHECK: scf.if
+// CHECK: vector.load %{{.*}}[%{{.*}}, %[[SECOND]]] {{.*}} : memref<3x1000xf32>, vector<4xf32>
+// CHECK-NOT: load %{{.*}} : memref<3x1000xf32>
 // CHECK-COUNT-5: gpu.shuffle xor
 // CHECK: memref.view {{.*}} to memref<4xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.if
@@ -280,7 +284,8 @@ func.func @columns(%x: memref<64x32xf32>, %s: memref<32xf32> {bufferize.result})
 
 // Rows are matched by their count: a sum over [2, 3] rows of 16 and a
 // difference over the [6, 16] reshape of the same buffers are the same 6
-// rows, one kernel (teams of 16 lanes, 8 a block). The sum's row index is
+// rows, one kernel (teams of 4 lanes, a vector of 4 columns each, 32 teams
+// a block). The sum's row index is
 // the row delinearized over [2, 3]; the difference's the row itself. The
 // team's lanes keep the sum, which the difference does not read back
 // through the [6] view (the sum's buffer goes), and the lanes' elements of
@@ -293,12 +298,12 @@ func.func @columns(%x: memref<64x32xf32>, %s: memref<32xf32> {bufferize.result})
 // CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}}) threads({{.*}}) in ({{.*}} = %c128
 // CHECK: arith.remui %{{.*}}, %c3
 // CHECK: arith.divui %{{.*}}, %c3
-// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x3x16xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {{.*}} : memref<2x3x16xf32>, vector<4xf32>
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: memref.load
 // CHECK-NOT: memref.store
 // CHECK: arith.subf
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<6x16xf32>
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {{.*}} : memref<6x16xf32>, vector<4xf32>
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.
 // CHECK: return

@@ -365,9 +365,15 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
     reads, and a buffer is loaded from memory once. A buffer the group
     allocates, uses alone and writes before reading (a softmax's
     exponentials) is not stored at all, and its allocation goes; one that
-    is stored is stored at its last write only. With more columns a lane,
-    or `register-columns=0`, a lane walks its columns in a loop and every
-    op reads its operands at its elements from memory.
+    is stored is stored at its last write only. There a lane also takes
+    its columns in vectors of 16 bytes of the widest element that an op
+    reads or writes along the row (halved until it divides the row; where
+    every such buffer is row-major): the operands read along the row are
+    loaded, and the results stored, as aligned `vector.load`s and
+    `vector.store`s, and the team is sized to the row's vectors. With more
+    columns a lane, or `register-columns=0`, a lane walks its columns one
+    at a time in a loop and every op reads its operands at its elements
+    from memory.
 
     A team must need no other team's results: a buffer the group writes is
     read at the indices it was written at (the row, or the row and
@@ -390,7 +396,8 @@ def RowsToGPU : Pass<"mpt-rows-to-gpu", "::mlir::func::FuncOp"> {
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
@@ -620,9 +627,9 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
     warp-wide instructions, or WMMA lanes with different addresses or
     fragments end the run with an error, and so does a kernel's memref or
     vector load or store with an index outside its dimension in device
-    memory, or bytes outside the block's in shared memory (each access is
-    preceded by a check that names the access, its location and the
-    index). A TMA copy lands (128-byte
+    memory, or bytes outside the block's in shared memory, or a vector
+    access not aligned as it states (each access is preceded by a check
+    that names the access, its location and the index). A TMA copy lands (128-byte
     swizzle, out-of-bounds elements zero) when a thread waits on its
     mbarrier; a wgmma computes at issue and records the shared memory it
     read, which must be unchanged when a `wgmma.wait_group` retires it.

@@ -128,6 +128,9 @@ void mpt_emu_out_of_bounds(int64_t what, int32_t dim, int64_t index,
 /// Fails unless the `bytes` bytes at `addr` (of the access that the string
 /// at `what` describes) are in the block's shared memory.
 void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes);
+/// Fails unless `addr` (of the vector access that the string at `what`
+/// describes) is a multiple of `alignment`.
+void mpt_emu_aligned(int64_t what, int64_t addr, int64_t alignment);
 void mpt_emu_poison(int64_t ptr, int64_t bytes);
 }
 

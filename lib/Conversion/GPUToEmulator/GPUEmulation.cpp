@@ -939,7 +939,8 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     for (Operation *op : accesses) {
       Value memref;
       ValueRange indices;
-      int64_t length = 1; // elements along the last dimension
+      int64_t length = 1;     // elements along the last dimension
+      uint64_t alignment = 0; // a vector's, if it states one
       if (auto load = dyn_cast<memref::LoadOp>(op)) {
         memref = load.getMemRef();
         indices = load.getIndices();
@@ -957,6 +958,9 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
         indices = vector ? vector.getIndices()
                          : cast<vector::StoreOp>(op).getIndices();
         length = type.getNumElements();
+        alignment = (vector ? vector.getAlignment()
+                            : cast<vector::StoreOp>(op).getAlignment())
+                        .value_or(0);
       }
       auto type = cast<MemRefType>(memref.getType());
       if (indices.empty())
@@ -969,6 +973,14 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
       Value message =
           stringAddress(b, loc, what, symbols,
                         "__mpt_emu_access_" + std::to_string(accessMessages++));
+      if (alignment > 1) {
+        // A GPU faults on a vector access not aligned as it states.
+        Address address = addressOf(b, loc, memref, indices);
+        rt.call(
+            b, loc, "mpt_emu_aligned",
+            {message, address.addr,
+             arith::ConstantIntOp::create(b, loc, b.getI64Type(), alignment)});
+      }
       if (type.getMemorySpace() == workgroup) {
         Address address = addressOf(b, loc, memref, indices);
         rt.call(b, loc, "mpt_emu_shared_access",

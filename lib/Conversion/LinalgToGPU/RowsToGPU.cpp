@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/bit.h"
 
@@ -104,9 +105,65 @@ public:
   RowKernel(ArrayRef<RowOp> group, int64_t rows, int64_t columns,
             int64_t registerColumns)
       : group(group), loc(group.back().op->getLoc()), rows(rows),
-        columns(columns), lanes(lanesFor(columns)),
-        steps(llvm::divideCeil(columns, lanes)),
-        inRegisters(steps <= registerColumns), rowValues(registerColumns > 0) {}
+        columns(columns), rowValues(registerColumns > 0) {
+    // Vectors of `width` adjacent columns a lane where the lane's columns
+    // are unrolled with them; else one column at a time.
+    for (int64_t w : {vectorWidth(group, columns), int64_t(1)}) {
+      width = w;
+      lanes = std::min<int64_t>(lanesFor(columns),
+                                llvm::PowerOf2Ceil(columns / width));
+      steps = llvm::divideCeil(columns / width, lanes);
+      inRegisters = steps * width <= registerColumns;
+      if (inRegisters || width == 1)
+        break;
+    }
+  }
+
+  /// The columns a lane loads and stores at once: 16 bytes of the widest
+  /// element an op reads or writes along the row (halved until it divides
+  /// the row), where every such operand is a row-major buffer of ints or
+  /// floats (so a lane's vector is contiguous and aligned as the row is).
+  static int64_t vectorWidth(ArrayRef<RowOp> group, int64_t columns) {
+    int64_t maxBytes = 1;
+    for (const RowOp &r : group) {
+      if (r.kind == Kind::Rows)
+        continue;
+      auto op = cast<linalg::LinalgOp>(r.op);
+      for (OpOperand &operand : r.op->getOpOperands()) {
+        if (!alongColumns(r, operand))
+          continue;
+        auto type = cast<MemRefType>(operand.get().getType());
+        Type element = type.getElementType();
+        // (The column only in the last index: not a diagonal.)
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        if (!type.getLayout().isIdentity() || !element.isIntOrFloat() ||
+            element.getIntOrFloatBitWidth() % 8 ||
+            llvm::count_if(map.getResults(), [&](AffineExpr e) {
+              return e.isFunctionOfDim(op.getNumLoops() - 1);
+            }) != 1)
+          return 1;
+        maxBytes =
+            std::max<int64_t>(maxBytes, element.getIntOrFloatBitWidth() / 8);
+      }
+    }
+    int64_t width = 16 / maxBytes;
+    while (width > 1 && columns % width)
+      width /= 2;
+    return width;
+  }
+
+  /// Whether `operand` of `r` is a buffer whose innermost dimension is the
+  /// column (its map's last result is the last loop).
+  static bool alongColumns(const RowOp &r, OpOperand &operand) {
+    if (r.kind == Kind::Rows || !isa<MemRefType>(operand.get().getType()))
+      return false;
+    auto op = cast<linalg::LinalgOp>(r.op);
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (map.getNumResults() == 0)
+      return false;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    return last && last.getPosition() == op.getNumLoops() - 1;
+  }
 
   void emit() {
     analyze();
@@ -336,7 +393,7 @@ private:
         continue;
       auto dps = cast<DestinationStyleOpInterface>(r.op);
       if (dps.isDpsInit(&operand) ||
-          (reads(r, operand) && !known.count({root, step})))
+          (reads(r, operand) && !known.count({root, sub})))
         roots.insert(root);
     }
     return roots.takeVector();
@@ -405,14 +462,31 @@ private:
     if (root) {
       if (Value v = local.lookup(root))
         return v;
-      if (Value v = known.lookup({root, step}))
+      if (Value v = known.lookup({root, sub}))
         return v;
     }
-    Value v = memref::LoadOp::create(
-        b, loc, operand.get(),
-        indicesOf(b,
-                  cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand),
-                  index));
+    AffineMap map =
+        cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand);
+    Value v;
+    if (width > 1 && alongColumns(r, operand)) {
+      // The lane's vector, loaded at its first column, then its element.
+      Value &vector = vectors[{operand.get(), map}];
+      if (!vector) {
+        SmallVector<Value> first(index);
+        first.back() = vectorColumn;
+        Type element =
+            cast<MemRefType>(operand.get().getType()).getElementType();
+        vector = vector::LoadOp::create(
+            b, loc, VectorType::get({width}, element), operand.get(),
+            indicesOf(b, map, first), /*nontemporal=*/false,
+            llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8));
+      }
+      v = vector::ExtractOp::create(b, loc, vector,
+                                    ArrayRef<int64_t>{vectorElement});
+    } else {
+      v = memref::LoadOp::create(b, loc, operand.get(),
+                                 indicesOf(b, map, index));
+    }
     if (root)
       local[root] = v;
     return v;
@@ -430,11 +504,35 @@ private:
     if (root && (buffers.lookup(root).registerOnly ||
                  buffers.lookup(root).lastWrite != current))
       return;
-    memref::StoreOp::create(
-        b, loc, v, operand.get(),
-        indicesOf(b,
-                  cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand),
-                  index));
+    AffineMap map =
+        cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand);
+    if (width > 1 && alongColumns(r, operand)) {
+      // Stored as the lane's vector once all its columns are (storeVectors).
+      auto &[first, values] = pending[{operand.get(), map}];
+      if (values.empty()) {
+        first.assign(index.begin(), index.end());
+        first.back() = vectorColumn;
+        values.resize(width);
+      }
+      values[vectorElement] = v;
+      return;
+    }
+    memref::StoreOp::create(b, loc, v, operand.get(), indicesOf(b, map, index));
+  }
+
+  /// Stores the vectors of a step's columns that `store` collected.
+  void storeVectors(OpBuilder &b) {
+    for (auto &[key, entry] : pending) {
+      auto &[first, values] = entry;
+      Type element = values.front().getType();
+      Value vector = vector::FromElementsOp::create(
+          b, loc, VectorType::get({width}, element), values);
+      vector::StoreOp::create(
+          b, loc, vector, key.first, indicesOf(b, key.second, first),
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8));
+    }
+    pending.clear();
   }
 
   /// Erases a buffer that only the (erased) group used: its reshapes,
@@ -573,11 +671,11 @@ private:
     if (operands.empty())
       return;
     Value hasColumns = valid;
-    if (lanes > columns)
+    if (lanes * width > columns)
       hasColumns = arith::AndIOp::create(
           kb, loc, valid,
           arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, lane,
-                                c(kb, columns)));
+                                c(kb, columns / width)));
     auto branch = scf::IfOp::create(kb, loc, types, hasColumns,
                                     /*withElseRegion=*/true);
     OpBuilder tb = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
@@ -618,31 +716,51 @@ private:
         scf::YieldOp::create(lb, loc, next);
       return acc ? loop.getResult(0) : Value();
     }
-    for (step = 0; step < steps; ++step) {
-      Value column =
-          step == 0 ? lane
-                    : arith::AddIOp::create(kb, loc, lane, c(kb, step * lanes))
-                          .getResult();
+    // Lane l's columns at step s: width of them from (s * lanes + l) *
+    // width.
+    Value laneColumn =
+        width == 1 ? lane : arith::MulIOp::create(kb, loc, lane, c(kb, width));
+    for (int64_t step = 0; step < steps; ++step) {
+      Value first = step == 0
+                        ? laneColumn
+                        : arith::AddIOp::create(kb, loc, laneColumn,
+                                                c(kb, step * lanes * width))
+                              .getResult();
       Value inRow = valid;
-      if ((step + 1) * lanes > columns)
+      if ((step + 1) * lanes * width > columns)
         inRow = arith::AndIOp::create(
             kb, loc, valid,
-            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, column,
+            arith::CmpIOp::create(kb, loc, arith::CmpIPredicate::ult, first,
                                   c(kb, columns)));
+      sub = step * width;
       SmallVector<Value> roots = passedOn(r);
       SmallVector<Type> types;
       if (acc)
         types.push_back(acc.getType());
       for (Value root : roots)
-        types.push_back(cast<MemRefType>(root.getType()).getElementType());
+        types.append(width, cast<MemRefType>(root.getType()).getElementType());
       auto branch = scf::IfOp::create(kb, loc, types, inRow,
                                       /*withElseRegion=*/!types.empty());
       OpBuilder ib = OpBuilder::atBlockBegin(&branch.getThenRegion().front());
       if (types.empty())
         ib.setInsertionPoint(branch.getThenRegion().front().getTerminator());
-      index.back() = column;
-      local.clear();
-      Value next = body(ib, index, acc);
+      // The step's columns one after another, the accumulator through them.
+      vectorColumn = first;
+      vectors.clear();
+      SmallVector<llvm::MapVector<Value, Value>> locals;
+      Value next = acc;
+      for (vectorElement = 0; vectorElement < width; ++vectorElement) {
+        sub = step * width + vectorElement;
+        index.back() =
+            vectorElement == 0
+                ? first
+                : arith::AddIOp::create(ib, loc, first, c(ib, vectorElement))
+                      .getResult();
+        local.clear();
+        next = body(ib, index, next);
+        locals.push_back(local);
+      }
+      storeVectors(ib);
       if (types.empty())
         continue;
       SmallVector<Value> results, otherwise;
@@ -651,18 +769,22 @@ private:
         otherwise.push_back(acc);
       }
       OpBuilder eb = OpBuilder::atBlockBegin(&branch.getElseRegion().front());
-      for (Value root : roots) {
-        results.push_back(local.lookup(root));
-        otherwise.push_back(
-            zero(eb, cast<MemRefType>(root.getType()).getElementType()));
-      }
+      for (Value root : roots)
+        for (int64_t e = 0; e < width; ++e) {
+          results.push_back(locals[e].lookup(root));
+          otherwise.push_back(
+              zero(eb, cast<MemRefType>(root.getType()).getElementType()));
+        }
       scf::YieldOp::create(ib, loc, results);
       scf::YieldOp::create(eb, loc, otherwise);
-      if (acc)
-        acc = branch.getResult(0);
-      for (auto [root, value] :
-           llvm::zip(roots, branch.getResults().drop_front(acc ? 1 : 0)))
-        known[{root, step}] = value;
+      ValueRange values = branch.getResults();
+      if (acc) {
+        acc = values.front();
+        values = values.drop_front();
+      }
+      for (auto [i, root] : llvm::enumerate(roots))
+        for (int64_t e = 0; e < width; ++e)
+          known[{root, step * width + e}] = values[i * width + e];
     }
     return acc;
   }
@@ -816,10 +938,12 @@ private:
 
   ArrayRef<RowOp> group;
   Location loc;
-  const int64_t rows, columns, lanes;
-  const int64_t steps;    // columns per lane
-  const bool inRegisters; // one region per step, not a loop
-  const bool rowValues;   // per-row values kept by every lane
+  const int64_t rows, columns;
+  const bool rowValues;     // per-row values kept by every lane
+  int64_t width = 1;        // columns a lane loads and stores at once
+  int64_t lanes = 1;        // threads a row
+  int64_t steps = 1;        // vectors (of width columns) per lane
+  bool inRegisters = false; // one region per step, not a loop
   bool barrierAfterOps = true;
   int64_t threads = 0, slotBytes = 0, wideReductions = 0;
   Value tid, lane, valid, safeRow, leader, dynamic;
@@ -828,10 +952,18 @@ private:
   // at each step that the kernel's top level holds.
   llvm::MapVector<Value, KeptBuffer> buffers;
   DenseMap<std::pair<Value, int64_t>, Value> known;
-  // While an op is emitted (the `current` of the group) at a step: the
-  // values of kept buffers it loaded or stored.
-  int64_t current = 0, step = 0;
+  // While an op is emitted (the `current` of the group) at a column (`sub`
+  // of the lane's, element `vectorElement` of the vector at column
+  // `vectorColumn`): the values of kept buffers it loaded or stored, the
+  // vectors it loaded, and those to store (a buffer and its map: the
+  // vector's indices and values).
+  int64_t current = 0, sub = 0, vectorElement = 0;
+  Value vectorColumn;
   llvm::MapVector<Value, Value> local;
+  DenseMap<std::pair<Value, AffineMap>, Value> vectors;
+  llvm::MapVector<std::pair<Value, AffineMap>,
+                  std::pair<SmallVector<Value>, SmallVector<Value>>>
+      pending;
   // The current op's operands that do not depend on the column.
   DenseMap<OpOperand *, Value> perRow;
   // The kept per-row buffers (by their reshape source), their values at

@@ -29,12 +29,12 @@ def gen(d):
     doubles = rng.standard_normal([5, 12])
     doubles[3, 11] = 1e300  # the last lane of a team that shares its warp
     save("doubles", doubles)
-    x = rng.uniform(-1, 1, [9, 20]).astype(np.float32)
-    for row, col in [(0, 0), (4, 19), (8, 7)]:
+    x = rng.uniform(-1, 1, [9, 100]).astype(np.float32)
+    for row, col in [(0, 0), (4, 99), (8, 7)]:
         x[row, col] = 3.0  # rows 0, 4 and 8 have one element above 2
     save("above", x)
-    h = rng.standard_normal([6, 700]).astype(np.float16)
-    h[5, 699] = -60000.0  # the last column: the last warp of the last team
+    h = rng.standard_normal([6, 704]).astype(np.float16)
+    h[5, 703] = -60000.0  # the last column: the last warp of the last team
     save("halves", h)
     save("ints", rng.integers(-2**31, 2**31 - 1, [3, 6]).astype(np.int32))
     save("chain", rng.integers(-2**40, 2**40, [5, 100]).astype(np.int64))

@@ -96,3 +96,24 @@ func.func @shared_past_end(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %t = bufferization.to_tensor %y restrict : memref<4x8xf32> to tensor<4x8xf32>
   return %t : tensor<4x8xf32>
 }
+
+// Thread t of block b loads four elements from column 2 t of row b
+// (within the row for threads 0 to 2), stating 16-byte alignment: thread
+// 1's vector starts 8 bytes into a 16-byte line.
+func.func @misaligned(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = bufferization.to_buffer %x : tensor<4x8xf32> to memref<4x8xf32>
+  %y = memref.alloc() : memref<4x8xf32>
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c3, %sy = %c1, %sz = %c1) {
+    %col = arith.muli %tx, %c2 : index
+    %v = vector.load %m[%bx, %col] {alignment = 16 : i64} : memref<4x8xf32>, vector<4xf32>
+    %h = vector.extract_strided_slice %v {offsets = [0], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>
+    vector.store %h, %y[%bx, %col] : memref<4x8xf32>, vector<2xf32>
+    gpu.terminator
+  }
+  %t = bufferization.to_tensor %y restrict : memref<4x8xf32> to tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
+}

@@ -34,15 +34,15 @@ func.func @max_f64(%x: tensor<5x12xf64>) -> tensor<5xf64> {
   return %r : tensor<5xf64>
 }
 
-// Whether a row has an element above 2 (an i1 accumulator): 9 rows of 20,
-// teams of 32 threads.
-func.func @any_above(%x: tensor<9x20xf32>) -> tensor<9xi1> {
+// Whether a row has an element above 2 (an i1 accumulator): 9 rows of 100,
+// teams of 32 threads (a vector of 4 columns a lane, 25 lanes with one).
+func.func @any_above(%x: tensor<9x100xf32>) -> tensor<9xi1> {
   %false = arith.constant false
   %two = arith.constant 2.0 : f32
   %e = tensor.empty() : tensor<9xi1>
   %init = linalg.fill ins(%false : i1) outs(%e : tensor<9xi1>) -> tensor<9xi1>
   %r = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<9x20xf32>) outs(%init : tensor<9xi1>) {
+      ins(%x : tensor<9x100xf32>) outs(%init : tensor<9xi1>) {
   ^bb0(%in: f32, %acc: i1):
     %big = arith.cmpf ogt, %in, %two : f32
     %any = arith.ori %acc, %big : i1
@@ -51,14 +51,14 @@ func.func @any_above(%x: tensor<9x20xf32>) -> tensor<9xi1> {
   return %r : tensor<9xi1>
 }
 
-// f16 minima of 6 rows of 700: teams of 128 threads (four warps), 2-byte
-// values in shared memory.
-func.func @min_f16_wide(%x: tensor<6x700xf16>) -> tensor<6xf16> {
+// f16 minima of 6 rows of 704: teams of 128 threads (four warps) with a
+// vector of 8 columns each (16 bytes), 2-byte values in shared memory.
+func.func @min_f16_wide(%x: tensor<6x704xf16>) -> tensor<6xf16> {
   %inf = arith.constant 0x7C00 : f16
   %e = tensor.empty() : tensor<6xf16>
   %init = linalg.fill ins(%inf : f16) outs(%e : tensor<6xf16>) -> tensor<6xf16>
   %r = linalg.generic {indexing_maps = [#rc, #r], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<6x700xf16>) outs(%init : tensor<6xf16>) {
+      ins(%x : tensor<6x704xf16>) outs(%init : tensor<6xf16>) {
   ^bb0(%in: f16, %acc: f16):
     %m = arith.minimumf %acc, %in : f16
     linalg.yield %m : f16
