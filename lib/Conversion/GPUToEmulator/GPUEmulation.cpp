@@ -128,6 +128,42 @@ Address addressOf(OpBuilder &b, Location loc, Value memref,
   return {i64(b, loc, addr), i64(b, loc, base), i64(b, loc, scaled(extent))};
 }
 
+/// A memref or vector load or store: the memref, the indices, what moves
+/// (a scalar or a vector) and the alignment a vector states (0 if none).
+struct Access {
+  Value memref;
+  ValueRange indices;
+  Type moved;
+  bool store = false;
+  uint64_t alignment = 0;
+
+  static std::optional<Access> of(Operation *op) {
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      return Access{load.getMemRef(), load.getIndices(), load.getType()};
+    if (auto st = dyn_cast<memref::StoreOp>(op))
+      return Access{st.getMemRef(), st.getIndices(),
+                    st.getValueToStore().getType(), true};
+    if (auto load = dyn_cast<vector::LoadOp>(op))
+      return Access{load.getBase(), load.getIndices(), load.getVectorType(),
+                    false, load.getAlignment().value_or(0)};
+    if (auto st = dyn_cast<vector::StoreOp>(op))
+      return Access{st.getBase(), st.getIndices(), st.getVectorType(), true,
+                    st.getAlignment().value_or(0)};
+    return std::nullopt;
+  }
+
+  MemRefType type() const { return cast<MemRefType>(memref.getType()); }
+
+  /// The bytes that move.
+  int64_t bytes() const {
+    auto vector = dyn_cast<VectorType>(moved);
+    int64_t bits =
+        vector ? vector.getNumElements() * vector.getElementTypeBitWidth()
+               : moved.getIntOrFloatBitWidth();
+    return llvm::divideCeil(bits, 8);
+  }
+};
+
 /// Converts one outlined kernel into a host function.
 class KernelConverter {
 public:
@@ -930,39 +966,23 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
   void checkBounds(func::FuncOp fn, Runtime &rt, SymbolTable &symbols) {
     auto workgroup = gpu::AddressSpaceAttr::get(fn.getContext(),
                                                 gpu::AddressSpace::Workgroup);
-    SmallVector<Operation *> accesses;
+    SmallVector<std::pair<Operation *, Access>> accesses;
     fn.walk([&](Operation *op) {
-      if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(
-              op))
-        accesses.push_back(op);
+      if (std::optional<Access> access = Access::of(op))
+        accesses.push_back({op, *access});
     });
-    for (Operation *op : accesses) {
-      Value memref;
-      ValueRange indices;
-      int64_t length = 1;     // elements along the last dimension
-      uint64_t alignment = 0; // a vector's, if it states one
-      if (auto load = dyn_cast<memref::LoadOp>(op)) {
-        memref = load.getMemRef();
-        indices = load.getIndices();
-      } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-        memref = store.getMemRef();
-        indices = store.getIndices();
-      } else {
-        auto vector = dyn_cast<vector::LoadOp>(op);
-        auto type = vector ? vector.getVectorType()
-                           : cast<vector::StoreOp>(op).getVectorType();
-        if (type.getRank() != 1)
+    for (auto &[op, access] : accesses) {
+      // Elements along the last dimension: a vector's (of rank 1; others
+      // are not checked).
+      int64_t length = 1;
+      if (auto vector = dyn_cast<VectorType>(access.moved)) {
+        if (vector.getRank() != 1)
           continue;
-        memref =
-            vector ? vector.getBase() : cast<vector::StoreOp>(op).getBase();
-        indices = vector ? vector.getIndices()
-                         : cast<vector::StoreOp>(op).getIndices();
-        length = type.getNumElements();
-        alignment = (vector ? vector.getAlignment()
-                            : cast<vector::StoreOp>(op).getAlignment())
-                        .value_or(0);
+        length = vector.getNumElements();
       }
-      auto type = cast<MemRefType>(memref.getType());
+      Value memref = access.memref;
+      ValueRange indices = access.indices;
+      MemRefType type = access.type();
       if (indices.empty())
         continue;
       std::string what;
@@ -973,21 +993,19 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
       Value message =
           stringAddress(b, loc, what, symbols,
                         "__mpt_emu_access_" + std::to_string(accessMessages++));
-      if (alignment > 1) {
-        // A GPU faults on a vector access not aligned as it states.
-        Address address = addressOf(b, loc, memref, indices);
-        rt.call(
-            b, loc, "mpt_emu_aligned",
-            {message, address.addr,
-             arith::ConstantIntOp::create(b, loc, b.getI64Type(), alignment)});
-      }
-      if (type.getMemorySpace() == workgroup) {
-        Address address = addressOf(b, loc, memref, indices);
+      bool shared = type.getMemorySpace() == workgroup;
+      Value address;
+      if (access.alignment > 1 || shared)
+        address = addressOf(b, loc, memref, indices).addr;
+      auto i64Constant = [&](int64_t v) {
+        return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+      };
+      if (access.alignment > 1) // a GPU faults on a misaligned vector
+        rt.call(b, loc, "mpt_emu_aligned",
+                {message, address, i64Constant(access.alignment)});
+      if (shared) {
         rt.call(b, loc, "mpt_emu_shared_access",
-                {message, address.addr,
-                 arith::ConstantIntOp::create(
-                     b, loc, b.getI64Type(),
-                     length * type.getElementTypeBitWidth() / 8)});
+                {message, address, i64Constant(access.bytes())});
         continue;
       }
       for (auto [d, index] : llvm::enumerate(indices)) {
@@ -1027,39 +1045,15 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     auto workgroup = gpu::AddressSpaceAttr::get(fn.getContext(),
                                                 gpu::AddressSpace::Workgroup);
     fn.walk([&](Operation *op) {
-      Value memref;
-      Type element;
-      bool store = false;
-      if (auto load = dyn_cast<memref::LoadOp>(op)) {
-        memref = load.getMemRef();
-        element = load.getType();
-      } else if (auto st = dyn_cast<memref::StoreOp>(op)) {
-        memref = st.getMemRef();
-        element = st.getValueToStore().getType();
-        store = true;
-      } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
-        memref = load.getBase();
-        element = load.getType();
-      } else if (auto st = dyn_cast<vector::StoreOp>(op)) {
-        memref = st.getBase();
-        element = st.getValueToStore().getType();
-        store = true;
-      } else {
+      std::optional<Access> access = Access::of(op);
+      if (!access || access->type().getMemorySpace() == workgroup)
         return;
-      }
-      if (cast<MemRefType>(memref.getType()).getMemorySpace() == workgroup)
-        return;
-      int64_t bits;
-      if (auto vec = dyn_cast<VectorType>(element))
-        bits = vec.getNumElements() * vec.getElementTypeBitWidth();
-      else
-        bits = element.getIntOrFloatBitWidth();
       OpBuilder b(op);
       Location loc = op->getLoc();
       rt.call(b, loc, "mpt_emu_traffic",
               {arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                            llvm::divideCeil(bits, 8)),
-               constI32(b, loc, store)});
+                                            access->bytes()),
+               constI32(b, loc, access->store)});
     });
   }
 

@@ -92,6 +92,11 @@ struct KeptBuffer {
   int64_t firstUse = 0, lastUse = 0; // ops of the group, by index
   int64_t lastWrite = -1;            // the one op that stores it
   bool registerOnly = false;         // never stored (see analyze)
+
+  /// Whether op `op` of the group stores the buffer: once read from
+  /// registers after its first write, it goes to memory at its last write
+  /// only, if at all.
+  bool storedBy(int64_t op) const { return !registerOnly && lastWrite == op; }
 };
 
 /// The kernel of a group, built at its last op: a team of threads per row,
@@ -436,7 +441,7 @@ private:
     if (Value root = keptRow(r, operand)) {
       rowKnown[root] = v;
       KeptBuffer kept = rowBuffers.lookup(root);
-      if (kept.registerOnly || kept.lastWrite != current)
+      if (!kept.storedBy(current))
         return;
       if (loadedRows.contains(root)) {
         gpu::BarrierOp::create(b, loc);
@@ -499,10 +504,7 @@ private:
     Value root = kept(r, operand);
     if (root)
       local[root] = v;
-    // A kept buffer is read from registers once written: only its last
-    // write goes to memory, if any does.
-    if (root && (buffers.lookup(root).registerOnly ||
-                 buffers.lookup(root).lastWrite != current))
+    if (root && !buffers.lookup(root).storedBy(current))
       return;
     AffineMap map =
         cast<linalg::LinalgOp>(r.op).getMatchingIndexingMap(&operand);
