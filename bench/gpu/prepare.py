@@ -27,7 +27,8 @@ traffic per flop than 128 x 256).
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
 steps: fp32, fp32 with tf32 matmuls, mixed precision, and mixed precision
 with one loop or reduction per SIMT kernel (fuse=1), and mixed precision
-with the row kernels' values through memory (register-columns=0).
+with the row kernels' values through memory (register-columns=0), and
+mixed precision with one iteration a SIMT thread (simt-vector-bytes=1).
 
 It writes OUT/objects/*.o, OUT/manifest.h (one X(name, type, M, N, K,
 variant) line per function) and copies the harness and the runtime next to
@@ -90,6 +91,7 @@ STEP_VARIANTS = {
     "mixed": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
     "mixed1": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
     "mixedmem": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
+    "mixedscalar": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
 }
 # Extra mpt-lower-to-nvvm options: the tf32 step is the fp32 one with its
 # matmuls (and convolutions) on Tensor Cores as tf32.
@@ -98,9 +100,13 @@ STEP_VARIANTS = {
 # saves. The mixedmem step is the mixed one with every op of a row kernel
 # (softmax, layer norm) reading its operands from memory and a block
 # barrier after every op (register-columns=0), to measure what keeping
-# them in registers (and so dropping the barriers) saves.
+# them in registers (and so dropping the barriers) saves. The mixedscalar
+# step is the mixed one with one iteration a SIMT thread and one element a
+# load or store (simt-vector-bytes=1), to measure what a thread's 16-byte
+# vectors save.
 LOWERING = {"tf32": " tf32=1", "mixed1": " fuse=1",
-            "mixedmem": " register-columns=0"}
+            "mixedmem": " register-columns=0",
+            "mixedscalar": " simt-vector-bytes=1"}
 # f32 GEMMs on Tensor Cores as tf32 (the `kernel` variant only), next to
 # cuBLAS's tf32 mode.
 TF32_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]

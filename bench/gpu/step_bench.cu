@@ -121,6 +121,11 @@ static void printRatios(const std::vector<StepResult> &results) {
       std::printf("; mixed with row values through memory %.3f ms, "
                   "registers save %.2fx",
                   memory.ms, memory.ms / mixed.ms);
+    StepResult scalar = find(model + "_mixedscalar");
+    if (scalar.ms > 0)
+      std::printf("; mixed with one element a SIMT load or store %.3f ms, "
+                  "16-byte vectors save %.2fx",
+                  scalar.ms, scalar.ms / mixed.ms);
     std::printf("\n");
   }
 }

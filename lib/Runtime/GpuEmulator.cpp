@@ -166,13 +166,15 @@ struct Launch {
   Fiber *current = nullptr;
   int64_t atBarrier = 0;
   int64_t loaded = 0, stored = 0; // bytes (mpt-gpu-emulation{traffic=1})
+  int64_t loads = 0, stores = 0;   // threads' load and store instructions
 };
 
 Launch *active = nullptr;
 
-/// Per kernel, the launches and bytes that mpt_emu_traffic counted.
+/// Per kernel, the launches, bytes and instructions that mpt_emu_traffic
+/// counted.
 struct Traffic {
-  int64_t launches = 0, loaded = 0, stored = 0;
+  int64_t launches = 0, loaded = 0, stored = 0, loads = 0, stores = 0;
 };
 std::map<std::string, Traffic> *traffic = nullptr;
 
@@ -181,18 +183,21 @@ void printTraffic() {
   for (const auto &[kernel, t] : *traffic) {
     std::fprintf(stderr,
                  "mpt-emulate-gpu: traffic: %s: %lld launches, %lld bytes "
-                 "loaded, %lld bytes stored\n",
+                 "loaded, %lld bytes stored, %lld loads, %lld stores\n",
                  kernel.c_str(), (long long)t.launches, (long long)t.loaded,
-                 (long long)t.stored);
+                 (long long)t.stored, (long long)t.loads, (long long)t.stores);
     total.launches += t.launches;
     total.loaded += t.loaded;
     total.stored += t.stored;
+    total.loads += t.loads;
+    total.stores += t.stores;
   }
   std::fprintf(stderr,
                "mpt-emulate-gpu: traffic: total: %lld launches, %lld bytes "
-               "loaded, %lld bytes stored\n",
+               "loaded, %lld bytes stored, %lld loads, %lld stores\n",
                (long long)total.launches, (long long)total.loaded,
-               (long long)total.stored);
+               (long long)total.stored, (long long)total.loads,
+               (long long)total.stores);
 }
 
 void fail(const char *format, ...) {
@@ -948,6 +953,8 @@ void mpt_emu_launch(int64_t name, int64_t gx, int64_t gy, int64_t gz,
     ++t.launches;
     t.loaded += l.loaded;
     t.stored += l.stored;
+    t.loads += l.loads;
+    t.stores += l.stores;
   }
 }
 
@@ -985,7 +992,9 @@ void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes) {
 }
 
 void mpt_emu_traffic(int64_t bytes, int32_t store) {
-  (store ? launch().stored : launch().loaded) += bytes;
+  Launch &l = launch();
+  (store ? l.stored : l.loaded) += bytes;
+  ++(store ? l.stores : l.loads);
 }
 
 /// 0-2: thread id, 3-5: block id, 6-8: block size, 9-11: grid size (x, y,

@@ -7,9 +7,11 @@
 // the one that reads the copy's target does not. Function arguments may
 // alias one another; an op whose effects are unknown (a call) ends a
 // group. fuse=1: one kernel per loop. The numbers of training steps with
-// fusion are checked against the CPU in emulate-train-step.test.
-// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu),canonicalize)" | FileCheck %s
-// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{fuse=1}),canonicalize)" | FileCheck %s --check-prefix=SINGLE
+// fusion are checked against the CPU in emulate-train-step.test. One
+// iteration a thread (vector-bytes=1), so that the blocks count
+// iterations; a thread's vectors of iterations: simt-vectors.mlir.
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{vector-bytes=1}),canonicalize)" | FileCheck %s
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{fuse=1 vector-bytes=1}),canonicalize)" | FileCheck %s --check-prefix=SINGLE
 
 func.func private @opaque(memref<64xf32>)
 

@@ -204,15 +204,38 @@ def ParallelLoopsToGPU
     is that of the largest loop) and runs as it would alone. What a later
     loop uses from between the loops moves above the kernel. `fuse=1` gives
     every loop its own kernel.
+
+    Vector accesses: a thread runs `width` consecutive iterations of the
+    innermost loop, where that lets it load and store up to `vector-bytes`
+    bytes at once. An access whose last index is the innermost induction
+    variable (other indices and the buffer the same for those iterations,
+    a strided buffer with last stride 1, of ints or floats of whole bytes)
+    becomes one `vector.load` or `vector.store` of `width` elements that
+    states its alignment: `width` is `vector-bytes` divided by the widest
+    such element (16 bytes: 4 f32, 8 f16), halved until the loop's lower
+    bound and trip count and each such buffer's offset and other strides
+    are multiples of it. The ops that do not depend on the variable run
+    once for the thread's iterations, an `scf.for` or `scf.if` whose bounds
+    or condition do not depend on it runs once with its body split the same
+    way (a column sum's loop over rows: a vector of columns a row), and the
+    other ops once per iteration (a transposed load). A loop whose body has
+    an op with memory effects other than loads and stores, or a store that
+    every iteration makes to the same place, keeps one iteration a thread.
+    `vector-bytes=1`: one iteration a thread everywhere.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"256",
            "Threads per block">,
     Option<"fuse", "fuse", "int64_t", /*default=*/"16",
            "At most this many independent consecutive loops per kernel "
-           "(1: one loop per kernel)">
+           "(1: one loop per kernel)">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
+           "The bytes a thread loads or stores at once along a loop's "
+           "innermost dimension: 1, 2, 4, 8 or 16 (1: one iteration a "
+           "thread)">
   ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
@@ -643,10 +666,10 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"traffic", "traffic", "bool", /*default=*/"false",
-           "Count the bytes each kernel's threads load from and store to "
-           "device memory (memref and vector loads and stores; not "
-           "cp.async, TMA or ldmatrix); the emulator prints them per kernel "
-           "when the program exits">
+           "Count the bytes and the instructions with which each kernel's "
+           "threads load from and store to device memory (memref and "
+           "vector loads and stores; not cp.async, TMA or ldmatrix); the "
+           "emulator prints them per kernel when the program exits">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

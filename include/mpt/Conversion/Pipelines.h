@@ -69,6 +69,13 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("SIMT kernels: at most this many independent consecutive "
                      "loops share one kernel (1: one loop per kernel)"),
       llvm::cl::init(16)};
+  Opt<int64_t> simtVectorBytes{
+      *this, "simt-vector-bytes",
+      llvm::cl::desc("SIMT kernels: a thread runs consecutive iterations of "
+                     "a loop's innermost dimension, loading and storing up to "
+                     "this many bytes at once (1, 2, 4, 8 or 16; 1: one "
+                     "iteration a thread)"),
+      llvm::cl::init(16)};
   Opt<int64_t> registerColumns{
       *this, "register-columns",
       llvm::cl::desc("Row kernels (softmax, layer norm): keep the values "
@@ -107,8 +114,9 @@ struct LowerToNVVMOptions : public GPUKernelOptions<LowerToNVVMOptions> {
 struct EmulateGPUOptions : public GPUKernelOptions<EmulateGPUOptions> {
   Opt<bool> traffic{
       *this, "traffic",
-      llvm::cl::desc("Count the bytes each kernel's threads load from and "
-                     "store to device memory (printed per kernel at exit)"),
+      llvm::cl::desc("Count the bytes and instructions with which each "
+                     "kernel's threads load from and store to device memory "
+                     "(printed per kernel at exit)"),
       llvm::cl::init(false)};
 };
 

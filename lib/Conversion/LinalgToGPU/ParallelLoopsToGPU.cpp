@@ -12,6 +12,12 @@
 // independent reductions), and a kernel launch costs microseconds whether it
 // runs 64 threads or 64 thousand.
 //
+// A thread runs `width` consecutive iterations of the innermost loop where
+// that lets it load and store up to `vector-bytes` bytes at once: the
+// accesses whose last index is that loop's induction variable become one
+// vector.load or vector.store of `width` elements, the ops that do not
+// depend on the variable run once, and the others once per iteration.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Conversion/Passes.h"
@@ -24,6 +30,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -41,12 +48,147 @@ using mpt::independent;
 
 namespace {
 
-/// A top-level loop to convert: its constant bounds and trip counts.
+/// A top-level loop to convert: its constant bounds and trip counts, and
+/// how a thread runs consecutive iterations of its innermost dimension.
 struct Loop {
   mutable scf::ParallelOp op; // an op handle: const Loop still edits IR
   SmallVector<int64_t> lower, step, trips;
   int64_t total = 1;
+  /// A thread's consecutive iterations of the innermost dimension.
+  int64_t width = 1;
+  /// Values and ops of the body that differ between those iterations (the
+  /// innermost induction variable and what depends on it, including ops
+  /// whose regions use it).
+  DenseSet<Value> varying;
+  DenseSet<Operation *> varyingOps;
+  /// The loads and stores that become vector accesses of `width` elements.
+  DenseSet<Operation *> vectors;
+
+  int64_t threads() const { return total / width; }
 };
+
+/// An op of a loop body that a thread's iterations share as structure where
+/// its regions use the innermost variable: an scf.for or scf.if without
+/// results whose bounds or condition do not vary. Its region runs once
+/// and the ops in it are split as the body's are.
+bool shareable(Operation *op, const Loop &loop) {
+  if (op->getNumResults() != 0 || !isa<scf::ForOp, scf::IfOp>(op))
+    return false;
+  return llvm::none_of(op->getOperands(),
+                       [&](Value v) { return loop.varying.contains(v); });
+}
+
+/// Marks what varies with the innermost induction variable (post-order:
+/// an op whose regions hold a varying op varies).
+void markVarying(Loop &loop) {
+  loop.varying.insert(loop.op.getInductionVars().back());
+  for (Operation &top : loop.op.getBody()->without_terminator())
+    top.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      bool varies =
+          llvm::any_of(op->getOperands(),
+                       [&](Value v) { return loop.varying.contains(v); }) ||
+          llvm::any_of(op->getRegions(), [&](Region &region) {
+            return llvm::any_of(region.getOps(), [&](Operation &inner) {
+              return loop.varyingOps.contains(&inner);
+            });
+          });
+      if (!varies)
+        return;
+      loop.varyingOps.insert(op);
+      loop.varying.insert(op->getResults().begin(), op->getResults().end());
+    });
+}
+
+/// The bytes of the elements of `type` where a vector of them can stand
+/// for consecutive scalar accesses (ints and floats of whole bytes, a power
+/// of two); 0 otherwise.
+int64_t elementBytes(MemRefType type) {
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+    return 0;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  return llvm::isPowerOf2_64(bytes) ? bytes : 0;
+}
+
+/// Chooses `loop.width` (at most `vectorBytes` bytes of the widest element
+/// a vector access takes) and the accesses that become vectors: loads and
+/// stores whose last index is the innermost induction variable and whose
+/// other indices and buffer do not vary, in a strided buffer whose last
+/// stride is 1, outside ops that run per iteration. Every such access must
+/// then be aligned to its vector: the innermost loop's lower bound and trip
+/// count, and the buffer's offset and other strides, multiples of `width`
+/// (halved until they are). Width 1 where the body has an op with effects
+/// other than loads and stores, or a store that does not vary (all
+/// iterations would store there: running them op by op could reorder it
+/// with their other accesses).
+void chooseWidth(Loop &loop, int64_t vectorBytes) {
+  if (vectorBytes <= 1 || loop.step.back() != 1)
+    return;
+  markVarying(loop);
+  Value iv = loop.op.getInductionVars().back();
+  bool safe = true;
+  SmallVector<std::pair<Operation *, MemRefType>> candidates;
+  for (Operation &top : loop.op.getBody()->without_terminator())
+    top.walk([&](Operation *op) {
+      if (isa<memref::StoreOp>(op) && !loop.varyingOps.contains(op))
+        safe = false;
+      if (!isa<memref::LoadOp, memref::StoreOp, scf::ForOp, scf::IfOp,
+               scf::YieldOp>(op) &&
+          !isMemoryEffectFree(op))
+        safe = false;
+      Value memref;
+      ValueRange indices;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        memref = load.getMemRef();
+        indices = load.getIndices();
+      } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        memref = store.getMemRef();
+        indices = store.getIndices();
+      } else {
+        return;
+      }
+      if (indices.empty() || indices.back() != iv ||
+          loop.varying.contains(memref) ||
+          llvm::any_of(indices.drop_back(),
+                       [&](Value v) { return loop.varying.contains(v); }))
+        return;
+      for (Operation *parent = op->getParentOp(); parent != loop.op;
+           parent = parent->getParentOp())
+        if (!shareable(parent, loop))
+          return;
+      auto type = cast<MemRefType>(memref.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (!elementBytes(type) ||
+          failed(type.getStridesAndOffset(strides, offset)) ||
+          strides.back() != 1 || ShapedType::isDynamic(offset) ||
+          llvm::any_of(strides, ShapedType::isDynamic))
+        return;
+      candidates.push_back({op, type});
+    });
+  if (!safe || candidates.empty())
+    return;
+  int64_t widest = 1;
+  for (auto &[op, type] : candidates)
+    widest = std::max(widest, elementBytes(type));
+  auto aligned = [&](int64_t width) {
+    if (loop.trips.back() % width || loop.lower.back() % width)
+      return false;
+    return llvm::all_of(candidates, [&](auto &candidate) {
+      auto [strides, offset] = candidate.second.getStridesAndOffset();
+      return offset % width == 0 &&
+             llvm::all_of(ArrayRef(strides).drop_back(),
+                          [&](int64_t s) { return s % width == 0; });
+    });
+  };
+  for (int64_t width = vectorBytes / widest; width > 1; width /= 2)
+    if (aligned(width)) {
+      loop.width = width;
+      for (auto &[op, type] : candidates)
+        loop.vectors.insert(op);
+      return;
+    }
+}
 
 /// Ops that a later loop of a group may use from between the loops: they
 /// move above the group's kernel (no memory effects, or an allocation).
@@ -83,10 +225,18 @@ struct ParallelLoopsToGPUPass
           << static_cast<int64_t>(fuse);
       return signalPassFailure();
     }
+    if (vectorBytes < 1 || vectorBytes > 16 ||
+        !llvm::isPowerOf2_64(vectorBytes)) {
+      getOperation().emitError()
+          << "mpt-parallel-loops-to-gpu: vector-bytes must be 1, 2, 4, 8 or "
+             "16, got "
+          << static_cast<int64_t>(vectorBytes);
+      return signalPassFailure();
+    }
     // Groups of consecutive loops, each independent of the loops before it
     // in its group and of the ops between them (a loop joins the kernel of
     // the group's first loop, so it runs before those ops).
-    SmallVector<SmallVector<Loop>> groups;
+    std::vector<std::vector<Loop>> groups;
     SmallVector<Accesses> groupAccesses; // the group's loops and what is
                                          // between them
     bool open = false;
@@ -114,11 +264,12 @@ struct ParallelLoopsToGPUPass
         groups.emplace_back();
         groupAccesses.clear();
       }
-      groups.back().push_back(*loop);
+      chooseWidth(*loop, vectorBytes);
+      groups.back().push_back(std::move(*loop));
       groupAccesses.push_back(std::move(accesses));
       open = true;
     }
-    for (SmallVector<Loop> &group : groups)
+    for (std::vector<Loop> &group : groups)
       convert(group);
   }
 
@@ -126,7 +277,8 @@ struct ParallelLoopsToGPUPass
     if (!op.getInitVals().empty())
       return op.emitError("mpt-parallel-loops-to-gpu: a parallel loop with "
                           "a reduction result is not supported");
-    Loop loop{op, {}, {}, {}, 1};
+    Loop loop;
+    loop.op = op;
     for (auto [lb, ub, st] :
          llvm::zip(op.getLowerBound(), op.getUpperBound(), op.getStep())) {
       APInt l, u, s;
@@ -146,8 +298,8 @@ struct ParallelLoopsToGPUPass
   }
 
   /// One kernel for `group`, where its first loop was: loop k gets blocks
-  /// [first_k, first_k + ceil(total_k / threads)), so that a block runs one
-  /// loop only.
+  /// [first_k, first_k + ceil(threads_k / threads)), so that a block runs
+  /// one loop only.
   void convert(ArrayRef<Loop> group) {
     SmallVector<const Loop *> loops;
     for (const Loop &loop : group) {
@@ -168,15 +320,15 @@ struct ParallelLoopsToGPUPass
     auto c = [&](OpBuilder &ob, int64_t v) -> Value {
       return arith::ConstantIndexOp::create(ob, loc, v);
     };
-    int64_t maxTotal = 0;
+    int64_t maxThreads = 0;
     for (const Loop *loop : loops)
-      maxTotal = std::max(maxTotal, loop->total);
-    int64_t blockSize = std::min<int64_t>(threads, maxTotal);
+      maxThreads = std::max(maxThreads, loop->threads());
+    int64_t blockSize = std::min<int64_t>(threads, maxThreads);
     SmallVector<int64_t> firstBlock;
     int64_t grid = 0;
     for (const Loop *loop : loops) {
       firstBlock.push_back(grid);
-      grid += (loop->total + blockSize - 1) / blockSize;
+      grid += llvm::divideCeil(loop->threads(), blockSize);
     }
     Value one = c(b, 1);
     auto launch = gpu::LaunchOp::create(b, loc, c(b, grid), one, one,
@@ -254,33 +406,119 @@ struct ParallelLoopsToGPUPass
     }
   }
 
-  /// The body of `loop` for linear iteration `id`, guarded (the last block).
+  /// The body of `loop` for thread `id`, guarded (the last block): its
+  /// `width` iterations of the innermost dimension.
   void emitLoop(OpBuilder &b, const Loop &loop, Value id) {
     Location loc = loop.op.getLoc();
     auto c = [&](OpBuilder &ob, int64_t v) -> Value {
       return arith::ConstantIndexOp::create(ob, loc, v);
     };
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, id,
-                                          c(b, loop.total));
+                                          c(b, loop.threads()));
     auto guard = scf::IfOp::create(b, loc, inRange, false);
     OpBuilder gb = guard.getThenBodyBuilder();
-    // Delinearize, the last dimension fastest (coalesced accesses).
-    IRMapping mapping;
+    // Delinearize, the last dimension fastest (coalesced accesses); a
+    // thread's iterations of it are `width` apart.
+    SmallVector<IRMapping> copies(loop.width);
     Value rest = id;
-    for (int64_t d = loop.trips.size() - 1; d >= 0; --d) {
+    int64_t last = loop.trips.size() - 1;
+    for (int64_t d = last; d >= 0; --d) {
+      int64_t trips = d == last ? loop.trips[d] / loop.width : loop.trips[d];
       Value index =
-          d == 0 ? rest
-                 : arith::RemUIOp::create(gb, loc, rest, c(gb, loop.trips[d]))
-                       .getResult();
+          d == 0
+              ? rest
+              : arith::RemUIOp::create(gb, loc, rest, c(gb, trips)).getResult();
       if (d > 0)
-        rest = arith::DivUIOp::create(gb, loc, rest, c(gb, loop.trips[d]));
+        rest = arith::DivUIOp::create(gb, loc, rest, c(gb, trips));
+      int64_t scale = d == last ? loop.width : loop.step[d];
       Value iv = arith::AddIOp::create(
-          gb, loc, arith::MulIOp::create(gb, loc, index, c(gb, loop.step[d])),
+          gb, loc, arith::MulIOp::create(gb, loc, index, c(gb, scale)),
           c(gb, loop.lower[d]));
-      mapping.map(loop.op.getInductionVars()[d], iv);
+      for (int64_t j = 0; j < loop.width; ++j)
+        copies[j].map(loop.op.getInductionVars()[d],
+                      d == last && j > 0
+                          ? arith::AddIOp::create(gb, loc, iv, c(gb, j))
+                          : iv);
     }
-    for (Operation &op : loop.op.getBody()->without_terminator())
-      gb.clone(op, mapping);
+    if (loop.width == 1) {
+      for (Operation &op : loop.op.getBody()->without_terminator())
+        gb.clone(op, copies.front());
+      return;
+    }
+    emitBody(gb, *loop.op.getBody(), loop, copies);
+  }
+
+  /// The ops of `block` for a thread's iterations, `copies` mapping the
+  /// values of each: an op that does not vary runs once (its results are
+  /// every iteration's), a vector access once for all, a shared scf.for or
+  /// scf.if once with its regions split in turn, any other op once per
+  /// iteration. The iterations of a parallel loop are independent, so
+  /// running them op by op rather than one after another changes no result.
+  void emitBody(OpBuilder &b, Block &block, const Loop &loop,
+                MutableArrayRef<IRMapping> copies) {
+    for (Operation &op : block.without_terminator()) {
+      if (!loop.varyingOps.contains(&op)) {
+        Operation *once = b.clone(op, copies.front());
+        for (IRMapping &copy : copies.drop_front())
+          copy.map(op.getResults(), once->getResults());
+      } else if (loop.vectors.contains(&op)) {
+        emitVectorAccess(b, op, loop.width, copies);
+      } else if (shareable(&op, loop)) {
+        Operation *once = b.cloneWithoutRegions(op, copies.front());
+        for (auto [from, to] : llvm::zip(op.getRegions(), once->getRegions())) {
+          if (from.empty())
+            continue;
+          Block &source = from.front();
+          OpBuilder::InsertionGuard guard(b); // createBlock moves it
+          Block *target = b.createBlock(
+              &to, {}, source.getArgumentTypes(),
+              SmallVector<Location>(source.getNumArguments(), op.getLoc()));
+          for (IRMapping &copy : copies)
+            copy.map(source.getArguments(), target->getArguments());
+          OpBuilder tb = OpBuilder::atBlockEnd(target);
+          emitBody(tb, source, loop, copies);
+          tb.clone(*source.getTerminator(), copies.front());
+        }
+      } else {
+        for (IRMapping &copy : copies)
+          b.clone(op, copy);
+      }
+    }
+  }
+
+  /// One vector load or store of `width` elements for a thread's
+  /// iterations of `op`, at the first iteration's indices; it states the
+  /// alignment that chooseWidth checked.
+  static void emitVectorAccess(OpBuilder &b, Operation &op, int64_t width,
+                               MutableArrayRef<IRMapping> copies) {
+    Location loc = op.getLoc();
+    IRMapping &first = copies.front();
+    auto mapped = [&](ValueRange values) {
+      return llvm::map_to_vector(
+          values, [&](Value v) { return first.lookupOrDefault(v); });
+    };
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      auto type = VectorType::get({width}, load.getType());
+      Value vector = vector::LoadOp::create(
+          b, loc, type, first.lookupOrDefault(load.getMemRef()),
+          mapped(load.getIndices()), /*nontemporal=*/false,
+          llvm::MaybeAlign(width * elementBytes(load.getMemRefType())));
+      for (auto [j, copy] : llvm::enumerate(copies))
+        copy.map(load.getResult(),
+                 vector::ExtractOp::create(b, loc, vector,
+                                           ArrayRef<int64_t>{int64_t(j)}));
+      return;
+    }
+    auto store = cast<memref::StoreOp>(op);
+    SmallVector<Value> elements;
+    for (IRMapping &copy : copies)
+      elements.push_back(copy.lookupOrDefault(store.getValueToStore()));
+    Value vector = vector::FromElementsOp::create(
+        b, loc, VectorType::get({width}, elements.front().getType()), elements);
+    vector::StoreOp::create(
+        b, loc, vector, first.lookupOrDefault(store.getMemRef()),
+        mapped(store.getIndices()), /*nontemporal=*/false,
+        llvm::MaybeAlign(width * elementBytes(store.getMemRefType())));
   }
 };
 

@@ -128,11 +128,13 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   // Outline the Tensor Core kernels first: canonicalization would hoist
   // their constants out of gpu.launch and pass them as kernel arguments.
   parseInto(pm, "gpu-kernel-outlining");
-  // SIMT kernels: one thread per iteration of each parallel loop, up to
-  // `fuse` independent loops per kernel.
+  // SIMT kernels: a thread per iteration of each parallel loop, or per
+  // vector of iterations of its innermost dimension, up to `fuse`
+  // independent loops per kernel.
   parseInto(pm, "func.func(convert-linalg-to-parallel-loops),canonicalize");
   ParallelLoopsToGPUOptions simt;
   simt.fuse = options.fuse;
+  simt.vectorBytes = options.simtVectorBytes;
   pm.addNestedPass<func::FuncOp>(createParallelLoopsToGPU(simt));
   pm.addNestedPass<func::FuncOp>(createGPUHostMemory());
   // Buffers whose lifetimes do not overlap share memory.
