@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
-"""Load and store instructions of GPU training steps, SIMT threads that
-take 16-byte vectors of iterations versus one iteration a thread, counted
-side by side by mpt's GPU emulator.
+"""Load and store instructions of GPU training steps, SIMT and reduction
+threads that take 16-byte vectors of iterations versus one iteration a
+thread, counted side by side by mpt's GPU emulator.
 
 For the MLP and the transformer block, in fp32 and in mixed precision
 (f16), this lowers the SGD training step for sm_90a as mpt-emulate-gpu
 builds it, twice: with mpt-parallel-loops-to-gpu's default
-(simt-vector-bytes=16: a thread runs the iterations of a 16-byte vector
-of the innermost dimension, and its accesses along it are vector loads
-and stores) and with simt-vector-bytes=1 (one iteration a thread, one
-element an access). mpt-run runs one step of each in the emulator with
+(simt-vector-bytes=16: a thread of a SIMT kernel runs the iterations of
+a 16-byte vector of the innermost dimension, and its accesses along it
+are vector loads and stores; a thread of a whole-tensor reduction loads
+its elements in such vectors) and with simt-vector-bytes=1 (one
+iteration or element a thread at a time, one element an access). mpt-run runs one step of each in the emulator with
 traffic=1, which counts every kernel thread's load and store instructions
 of device memory and their bytes (memref and vector loads and stores: the
 SIMT kernels, row kernels and epilogues; the Tensor Core kernels'
 cp.async / TMA / ldmatrix copies are not counted, and are the same in
 both builds). Printed: the load and store instructions and the bytes
-loaded of the kernels whose counts differ (the SIMT kernels), of the whole
+loaded of the kernels whose counts differ (the SIMT and reduction
+kernels), of the whole
 step, and the ratios. The launches and the bytes stored must be the same
 in both builds, the bytes loaded no more with vectors (checked: a vector
 moves what its elements did; a load that does not depend on the innermost

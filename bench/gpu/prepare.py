@@ -102,8 +102,8 @@ STEP_VARIANTS = {
 # barrier after every op (register-columns=0), to measure what keeping
 # them in registers (and so dropping the barriers) saves. The mixedscalar
 # step is the mixed one with one iteration a SIMT thread and one element a
-# load or store (simt-vector-bytes=1), to measure what a thread's 16-byte
-# vectors save.
+# load or store in the SIMT and reduction kernels (simt-vector-bytes=1), to
+# measure what a thread's 16-byte vectors save.
 LOWERING = {"tf32": " tf32=1", "mixed1": " fuse=1",
             "mixedmem": " register-columns=0",
             "mixedscalar": " simt-vector-bytes=1"}

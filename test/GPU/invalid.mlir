@@ -10,6 +10,7 @@
 // RUN: mpt-opt %t/fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{fuse=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/vector-bytes.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{vector-bytes=3}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/vector-bytes-32.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{vector-bytes=32}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/reduction-vector-bytes.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{vector-bytes=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/parts.mlir --pass-pipeline="builtin.module(func.func(mpt-split-reductions{parts=1}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/reduction-threads.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{threads=96}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/reduction-fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-reductions-to-gpu{fuse=0}))" -verify-diagnostics -o /dev/null
@@ -73,6 +74,12 @@ func.func @f() {
 
 //--- vector-bytes-32.mlir
 // expected-error @+1 {{mpt-parallel-loops-to-gpu: vector-bytes must be 1, 2, 4, 8 or 16, got 32}}
+func.func @f() {
+  return
+}
+
+//--- reduction-vector-bytes.mlir
+// expected-error @+1 {{mpt-reductions-to-gpu: vector-bytes must be 1, 2, 4, 8 or 16, got 0}}
 func.func @f() {
   return
 }

@@ -6,9 +6,23 @@
 // their results moves below it. The numbers are checked against float64
 // references in split-reductions.test (100352 elements: 49 blocks of 256
 // threads, 8 elements each) and emulate-reductions.test.
-// mpt-lower-to-nvvm runs mpt-copies-to-fills before, as here.
-// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-copies-to-fills,mpt-reductions-to-gpu),canonicalize,cse)" | FileCheck %s
-// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-copies-to-fills,mpt-reductions-to-gpu{fuse=1}),canonicalize,cse)" | FileCheck %s --check-prefix=SINGLE
+// mpt-lower-to-nvvm runs mpt-copies-to-fills before, as here. The CHECK
+// lines have a thread take one element at a time (vector-bytes=1); VEC,
+// the default: vectors of 16 bytes of the inputs read along the last loop.
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-copies-to-fills,mpt-reductions-to-gpu{vector-bytes=1}),canonicalize,cse)" | FileCheck %s
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-copies-to-fills,mpt-reductions-to-gpu{fuse=1 vector-bytes=1}),canonicalize,cse)" | FileCheck %s --check-prefix=SINGLE
+// RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-copies-to-fills,mpt-reductions-to-gpu),canonicalize,cse)" | FileCheck %s --check-prefix=VEC
+
+// 100352 f32 in vectors of 4: the same 49 blocks, 2 vectors a thread.
+// VEC-LABEL: func.func @sum(
+// VEC: gpu.launch blocks({{.*}}) in ({{.*}} = %c49, {{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c256,
+// VEC: scf.for %[[V:.*]] = %{{.*}} to %c25088 step %c12544 iter_args(%{{.*}} = %cst{{.*}}) -> (f32)
+// VEC: %[[COL:.*]] = arith.remui %[[V]], %c32
+// VEC: %[[ROW:.*]] = arith.divui %[[V]], %c32
+// VEC: %[[FIRST:.*]] = arith.muli %[[COL]], %c4
+// VEC: vector.load %{{.*}}[%[[ROW]], %[[FIRST]]] {alignment = 16 : i64} : memref<784x128xf32>, vector<4xf32>
+// VEC-COUNT-4: arith.addf
+// VEC: scf.yield
 
 // CHECK-LABEL: func.func @sum(
 // CHECK-SAME: %[[X:.*]]: memref<784x128xf32>, %[[OUT:.*]]: memref<f32>
@@ -253,6 +267,44 @@ func.func @indexed(%x: memref<32x64xf32>, %r: memref<64xf32>, %out: memref<i1> {
     %big = arith.cmpf ogt, %in, %lim : f32
     %any = arith.ori %acc, %big : i1
     linalg.yield %any : i1
+  }
+  return
+}
+
+// Rows of 64 in vectors of 4: x and r along the last loop as vectors, the
+// row index (linalg.index 0) once per vector, each element's test in turn.
+// VEC-LABEL: func.func @indexed(
+// VEC: scf.for %{{.*}} = %{{.*}} to %c512 step %c256 iter_args(%{{.*}} = %false) -> (i1)
+// VEC: vector.load {{.*}} {alignment = 16 : i64} : memref<32x64xf32>, vector<4xf32>
+// VEC: vector.load {{.*}} {alignment = 16 : i64} : memref<64xf32>, vector<4xf32>
+// VEC-COUNT-4: arith.ori
+// VEC: scf.yield
+
+// A sum of x * y^T * s (f16 x, f32 y transposed, s indexed by rows): x in
+// vectors of 8 (16 bytes of the widest such input), y one element each, s
+// once per vector.
+// CHECK-LABEL: func.func @mixed_loads(
+// VEC-LABEL: func.func @mixed_loads(
+// VEC-SAME: %[[X:[^:]*]]: memref<64x32xf16>, %[[Y:[^:]*]]: memref<32x64xf32>, %[[S:[^:]*]]: memref<64xf32>
+// VEC: scf.for %{{.*}} = %{{.*}} to %c256 step %c256
+// VEC: vector.load %[[X]]{{.*}} {alignment = 16 : i64} : memref<64x32xf16>, vector<8xf16>
+// VEC-COUNT-8: memref.load %[[Y]]
+// VEC: memref.load %[[S]]
+// VEC-NOT: memref.load %[[S]]
+// VEC-COUNT-8: arith.addf
+// VEC: scf.yield
+func.func @mixed_loads(%x: memref<64x32xf16>, %y: memref<32x64xf32>, %s: memref<64xf32>, %out: memref<f32> {bufferize.result}) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<f32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> ()>],
+                  iterator_types = ["reduction", "reduction"]}
+      ins(%x, %y, %s : memref<64x32xf16>, memref<32x64xf32>, memref<64xf32>) outs(%out : memref<f32>) {
+  ^bb0(%a: f16, %b: f32, %c: f32, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %p = arith.mulf %w, %b : f32
+    %q = arith.mulf %p, %c : f32
+    %t = arith.addf %acc, %q : f32
+    linalg.yield %t : f32
   }
   return
 }

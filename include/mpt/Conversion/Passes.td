@@ -448,6 +448,15 @@ def ReductionsToGPU
       counts last reduces the partial results the same way and combines the
       total with the output's initial value.
 
+    A thread takes `width` consecutive elements of the last loop at a time
+    where an input's last index is that loop's: such inputs are loaded as
+    one `vector.load` of `width` elements that states its alignment (16
+    bytes of the widest, `vector-bytes`, halved until the loop's range and
+    each such input's offset and other strides are multiples of it; strided
+    buffers with last stride 1 of ints or floats of whole bytes), the
+    others one element each or, where the last loop does not index them,
+    once; the body then runs for each element in turn.
+
     G is the number of blocks that gives each thread about 8 elements, at
     most 8 per SM (`sms`). The order of the operations depends on the shape
     only: results are the same from run to run (no floating-point atomics).
@@ -467,6 +476,9 @@ def ReductionsToGPU
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"256",
            "Threads per block (a power of 2; fewer for small reductions)">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"16",
+           "The bytes of an input a thread loads at once along the last "
+           "loop: 1, 2, 4, 8 or 16 (1: one element at a time)">,
     Option<"minSize", "min-size", "int64_t", /*default=*/"256",
            "Leave smaller reductions alone (one thread loops over them)">,
     Option<"fuse", "fuse", "int64_t", /*default=*/"16",
@@ -479,7 +491,7 @@ def ReductionsToGPU
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::arith::ArithDialect"
+    "::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -71,10 +71,10 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::init(16)};
   Opt<int64_t> simtVectorBytes{
       *this, "simt-vector-bytes",
-      llvm::cl::desc("SIMT kernels: a thread runs consecutive iterations of "
-                     "a loop's innermost dimension, loading and storing up to "
-                     "this many bytes at once (1, 2, 4, 8 or 16; 1: one "
-                     "iteration a thread)"),
+      llvm::cl::desc("SIMT and whole-tensor reduction kernels: a thread "
+                     "runs consecutive iterations of a loop's innermost "
+                     "dimension, loading and storing up to this many bytes "
+                     "at once (1, 2, 4, 8 or 16; 1: one iteration a thread)"),
       llvm::cl::init(16)};
   Opt<int64_t> registerColumns{
       *this, "register-columns",

@@ -23,6 +23,7 @@
 #include "mpt/Conversion/Passes.h"
 
 #include "BufferAccesses.h"
+#include "VectorAccesses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -99,17 +100,6 @@ void markVarying(Loop &loop) {
     });
 }
 
-/// The bytes of the elements of `type` where a vector of them can stand
-/// for consecutive scalar accesses (ints and floats of whole bytes, a power
-/// of two); 0 otherwise.
-int64_t elementBytes(MemRefType type) {
-  Type element = type.getElementType();
-  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
-    return 0;
-  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  return llvm::isPowerOf2_64(bytes) ? bytes : 0;
-}
-
 /// Chooses `loop.width` (at most `vectorBytes` bytes of the widest element
 /// a vector access takes) and the accesses that become vectors: loads and
 /// stores whose last index is the innermost induction variable and whose
@@ -157,28 +147,19 @@ void chooseWidth(Loop &loop, int64_t vectorBytes) {
         if (!shareable(parent, loop))
           return;
       auto type = cast<MemRefType>(memref.getType());
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (!elementBytes(type) ||
-          failed(type.getStridesAndOffset(strides, offset)) ||
-          strides.back() != 1 || ShapedType::isDynamic(offset) ||
-          llvm::any_of(strides, ShapedType::isDynamic))
-        return;
-      candidates.push_back({op, type});
+      if (mpt::vectorElementBytes(type))
+        candidates.push_back({op, type});
     });
   if (!safe || candidates.empty())
     return;
   int64_t widest = 1;
   for (auto &[op, type] : candidates)
-    widest = std::max(widest, elementBytes(type));
+    widest = std::max(widest, mpt::vectorElementBytes(type));
   auto aligned = [&](int64_t width) {
     if (loop.trips.back() % width || loop.lower.back() % width)
       return false;
     return llvm::all_of(candidates, [&](auto &candidate) {
-      auto [strides, offset] = candidate.second.getStridesAndOffset();
-      return offset % width == 0 &&
-             llvm::all_of(ArrayRef(strides).drop_back(),
-                          [&](int64_t s) { return s % width == 0; });
+      return mpt::vectorsAligned(candidate.second, width);
     });
   };
   for (int64_t width = vectorBytes / widest; width > 1; width /= 2)
@@ -502,7 +483,8 @@ struct ParallelLoopsToGPUPass
       Value vector = vector::LoadOp::create(
           b, loc, type, first.lookupOrDefault(load.getMemRef()),
           mapped(load.getIndices()), /*nontemporal=*/false,
-          llvm::MaybeAlign(width * elementBytes(load.getMemRefType())));
+          llvm::MaybeAlign(width *
+                           mpt::vectorElementBytes(load.getMemRefType())));
       for (auto [j, copy] : llvm::enumerate(copies))
         copy.map(load.getResult(),
                  vector::ExtractOp::create(b, loc, vector,
@@ -518,7 +500,8 @@ struct ParallelLoopsToGPUPass
     vector::StoreOp::create(
         b, loc, vector, first.lookupOrDefault(store.getMemRef()),
         mapped(store.getIndices()), /*nontemporal=*/false,
-        llvm::MaybeAlign(width * elementBytes(store.getMemRefType())));
+        llvm::MaybeAlign(width *
+                         mpt::vectorElementBytes(store.getMemRefType())));
   }
 };
 

@@ -16,6 +16,7 @@
 #include "mpt/Conversion/Passes.h"
 
 #include "BufferAccesses.h"
+#include "VectorAccesses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -43,6 +45,12 @@ constexpr int64_t kPerThread = 8;
 /// Blocks per SM at most, for one reduction.
 constexpr int64_t kBlocksPerSM = 8;
 
+/// How a thread loads an input for its `width` consecutive elements of the
+/// last loop: one vector (the input's last index is that loop's), one
+/// element each (the loop elsewhere in its indices), or once (not indexed
+/// by that loop: a broadcast).
+enum class Load { Vector, Each, Once };
+
 /// A reduction the pass takes.
 struct Reduction {
   mutable linalg::GenericOp op; // an op handle: const Reduction still reads IR
@@ -56,6 +64,10 @@ struct Reduction {
   TypedAttr init;
   int64_t blocks = 1;
   mpt::Accesses accesses;
+  /// A thread's consecutive elements of the last loop at a time, and how
+  /// each input is loaded for them.
+  int64_t width = 1;
+  SmallVector<Load> loads;
 
   BlockArgument acc() const {
     return op.getRegion().front().getArguments().back();
@@ -100,6 +112,14 @@ struct ReductionsToGPUPass
           << "mpt-reductions-to-gpu: threads must be a power of 2 in [1, "
              "1024], got "
           << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
+    if (vectorBytes < 1 || vectorBytes > 16 ||
+        !llvm::isPowerOf2_64(vectorBytes)) {
+      getOperation().emitError()
+          << "mpt-reductions-to-gpu: vector-bytes must be 1, 2, 4, 8 or 16, "
+             "got "
+          << static_cast<int64_t>(vectorBytes);
       return signalPassFailure();
     }
     if (fuse < 1 || sms < 1 || minSize < 1) {
@@ -194,7 +214,49 @@ struct ReductionsToGPUPass
         llvm::divideCeil(r.total, threads * kPerThread), 1, kBlocksPerSM * sms);
     foldFill(r);
     r.accesses = mpt::accessesOf(op);
+    chooseWidth(r);
     return r;
+  }
+
+  /// `r.width`: 16 bytes (`vector-bytes`) of the widest input that a thread
+  /// loads as vectors along the last loop, halved until the loop's range
+  /// and each such input's offset and other strides are multiples of it;
+  /// 1 without such an input.
+  void chooseWidth(Reduction &r) {
+    linalg::GenericOp op = r.op;
+    int64_t last = op.getNumLoops() - 1;
+    SmallVector<MemRefType> vectors;
+    int64_t widest = 0;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      auto type = dyn_cast<MemRefType>(input->get().getType());
+      if (!type || !map.isFunctionOfDim(last)) {
+        r.loads.push_back(Load::Once);
+        continue;
+      }
+      auto along = dyn_cast<AffineDimExpr>(map.getResults().back());
+      int64_t bytes = mpt::vectorElementBytes(type);
+      if (!along || along.getPosition() != last || !bytes ||
+          llvm::count_if(map.getResults(), [&](AffineExpr e) {
+            return e.isFunctionOfDim(last);
+          }) != 1) {
+        r.loads.push_back(Load::Each);
+        continue;
+      }
+      r.loads.push_back(Load::Vector);
+      vectors.push_back(type);
+      widest = std::max(widest, bytes);
+    }
+    if (vectors.empty())
+      return;
+    for (int64_t width = vectorBytes / widest; width > 1; width /= 2)
+      if (r.ranges.back() % width == 0 &&
+          llvm::all_of(vectors, [&](MemRefType type) {
+            return mpt::vectorsAligned(type, width);
+          })) {
+        r.width = width;
+        return;
+      }
   }
 
   /// A fill of a constant into the output just before `r` (no op in between
@@ -458,52 +520,90 @@ struct ReductionsToGPUPass
       return arith::ConstantIndexOp::create(ob, loc, v);
     };
     Value neutral = arith::ConstantOp::create(b, loc, r.neutral);
-    // This thread's elements: start, start + stride, ...
+    // This thread's elements: start, start + stride, ... (in vectors of
+    // `width` elements of the last loop).
     Value start = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, local, c(b, k.threads)), k.tid);
     auto loop =
-        scf::ForOp::create(b, loc, start, c(b, r.total),
+        scf::ForOp::create(b, loc, start, c(b, r.total / r.width),
                            c(b, r.blocks * k.threads), ValueRange{neutral});
     {
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-      // The loop indices, the last fastest.
+      // The loop indices of the first element, the last fastest.
       SmallVector<Value> ivs(r.ranges.size());
       Value rest = loop.getInductionVar();
       for (int64_t d = r.ranges.size() - 1; d >= 0; --d) {
+        int64_t range = d + 1 == int64_t(r.ranges.size())
+                            ? r.ranges[d] / r.width
+                            : r.ranges[d];
         if (d == 0) {
           ivs[d] = rest;
           break;
         }
-        ivs[d] = arith::RemUIOp::create(lb, loc, rest, c(lb, r.ranges[d]));
-        rest = arith::DivUIOp::create(lb, loc, rest, c(lb, r.ranges[d]));
+        ivs[d] = arith::RemUIOp::create(lb, loc, rest, c(lb, range));
+        rest = arith::DivUIOp::create(lb, loc, rest, c(lb, range));
       }
+      if (r.width > 1)
+        ivs.back() = arith::MulIOp::create(lb, loc, ivs.back(), c(lb, r.width));
+      // Each element's indices: the last one's `j` further.
+      SmallVector<SmallVector<Value>> elementIvs(r.width, ivs);
+      for (int64_t j = 1; j < r.width; ++j)
+        elementIvs[j].back() =
+            arith::AddIOp::create(lb, loc, ivs.back(), c(lb, j));
       Block &body = r.op.getRegion().front();
-      IRMapping map;
-      for (OpOperand *input : r.op.getDpsInputOperands()) {
-        BlockArgument arg = r.op.getMatchingBlockArgument(input);
-        if (!isa<MemRefType>(input->get().getType())) {
-          map.map(arg, input->get());
-          continue;
-        }
+      SmallVector<IRMapping> maps(r.width);
+      auto indicesAt = [&](OpOperand *input, ArrayRef<Value> at) {
         SmallVector<Value> indices;
         for (AffineExpr e : r.op.getMatchingIndexingMap(input).getResults()) {
           if (auto dim = dyn_cast<AffineDimExpr>(e))
-            indices.push_back(ivs[dim.getPosition()]);
+            indices.push_back(at[dim.getPosition()]);
           else
             indices.push_back(c(lb, cast<AffineConstantExpr>(e).getValue()));
         }
-        map.map(arg, memref::LoadOp::create(lb, loc, input->get(), indices));
-      }
-      map.map(r.acc(), loop.getRegionIterArgs()[0]);
-      for (Operation &op : body.without_terminator()) {
-        if (auto index = dyn_cast<linalg::IndexOp>(op)) {
-          map.map(index.getResult(), ivs[index.getDim()]);
-          continue;
+        return indices;
+      };
+      for (auto [input, load] :
+           llvm::zip(r.op.getDpsInputOperands(), r.loads)) {
+        BlockArgument arg = r.op.getMatchingBlockArgument(input);
+        Value buffer = input->get();
+        if (!isa<MemRefType>(buffer.getType())) {
+          for (IRMapping &map : maps)
+            map.map(arg, buffer);
+        } else if (load == Load::Vector && r.width > 1) {
+          auto type = cast<MemRefType>(buffer.getType());
+          Value vector = vector::LoadOp::create(
+              lb, loc, VectorType::get({r.width}, type.getElementType()),
+              buffer, indicesAt(input, ivs), /*nontemporal=*/false,
+              llvm::MaybeAlign(r.width * mpt::vectorElementBytes(type)));
+          for (auto [j, map] : llvm::enumerate(maps))
+            map.map(arg, vector::ExtractOp::create(
+                             lb, loc, vector, ArrayRef<int64_t>{int64_t(j)}));
+        } else if (load == Load::Once) {
+          Value v =
+              memref::LoadOp::create(lb, loc, buffer, indicesAt(input, ivs));
+          for (IRMapping &map : maps)
+            map.map(arg, v);
+        } else {
+          for (auto [map, at] : llvm::zip(maps, elementIvs))
+            map.map(arg, memref::LoadOp::create(lb, loc, buffer,
+                                                indicesAt(input, at)));
         }
-        lb.clone(op, map);
       }
-      Value next = map.lookup(body.getTerminator()->getOperand(0));
-      scf::YieldOp::create(lb, loc, next);
+      // The body for each element in turn, each combining into the last's
+      // accumulator.
+      Value acc = loop.getRegionIterArgs()[0];
+      for (auto [map, at] : llvm::zip(maps, elementIvs)) {
+        map.map(r.acc(), acc);
+        for (Operation &op : body.without_terminator()) {
+          if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+            map.map(index.getResult(), at[index.getDim()]);
+            continue;
+          }
+          lb.clone(op, map);
+        }
+        acc = map.lookup(body.getTerminator()->getOperand(0));
+      }
+      scf::YieldOp::create(lb, loc, acc);
     }
     blockTree(k, r, loop.getResult(0));
     if (r.blocks == 1) {

@@ -116,6 +116,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   ReductionsToGPUOptions reductions;
   reductions.fuse = options.fuse;
   reductions.sms = options.sms;
+  reductions.vectorBytes = options.simtVectorBytes;
   pm.addNestedPass<func::FuncOp>(createReductionsToGPU(reductions));
   // Transposes that only loop nests read (a bias gradient over a head
   // merge): the loops read the transpose's input.

@@ -47,6 +47,10 @@ def gen(d):
     save("long_init", np.array(12345, dtype=np.int64))
     save("halves", rng.random(2048).astype(np.float16))
     save("two", rng.standard_normal(65536).astype(np.float32))
+    # Small integers: every product and partial sum is exact in f32.
+    save("mx", rng.integers(-8, 9, [64, 32]).astype(np.float16))
+    save("my", rng.integers(-8, 9, [32, 64]).astype(np.float32))
+    save("ms", rng.integers(-8, 9, [64]).astype(np.float32))
 
 
 def path(n, sms):
@@ -96,6 +100,9 @@ def check(d, variant, sms):
     sq = (load("two.npy") * load("two.npy")).astype(np.float64)  # f32 squares
     summed("two squares", res("two", 0), sq, u32)
     report("two max", float(res("two", 1)) == np.abs(x).max(), "exact")
+    mx, my, ms = (load(n + ".npy").astype(np.int64) for n in ("mx", "my", "ms"))
+    ref = int((mx * my.T * ms[:, None]).sum())
+    report("mixed_loads", int(res("mixed_loads")) == ref, "exact")
     return int(failed)
 
 

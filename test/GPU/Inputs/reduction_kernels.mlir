@@ -136,3 +136,24 @@ func.func @two(%x: tensor<65536xf32>) -> (tensor<f32>, tensor<f32>) {
   } -> tensor<f32>
   return %s, %m : tensor<f32>, tensor<f32>
 }
+
+// A sum of x * y^T * s: x (f16) read along the last loop in vectors of 8,
+// y (f32) across it one element each, s (indexed by the first loop) once
+// per vector.
+#tr2 = affine_map<(d0, d1) -> (d1, d0)>
+#row2 = affine_map<(d0, d1) -> (d0)>
+func.func @mixed_loads(%x: tensor<64x32xf16>, %y: tensor<32x64xf32>, %s: tensor<64xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [#id2, #tr2, #row2, #to0_2], iterator_types = ["reduction", "reduction"]}
+      ins(%x, %y, %s : tensor<64x32xf16>, tensor<32x64xf32>, tensor<64xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%a: f16, %b: f32, %c: f32, %acc: f32):
+    %w = arith.extf %a : f16 to f32
+    %p = arith.mulf %w, %b : f32
+    %q = arith.mulf %p, %c : f32
+    %t = arith.addf %acc, %q : f32
+    linalg.yield %t : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
