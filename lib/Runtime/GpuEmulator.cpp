@@ -166,7 +166,7 @@ struct Launch {
   Fiber *current = nullptr;
   int64_t atBarrier = 0;
   int64_t loaded = 0, stored = 0; // bytes (mpt-gpu-emulation{traffic=1})
-  int64_t loads = 0, stores = 0;   // threads' load and store instructions
+  int64_t loads = 0, stores = 0;  // threads' load and store instructions
 };
 
 Launch *active = nullptr;
@@ -981,14 +981,23 @@ void mpt_emu_aligned(int64_t what, int64_t addr, int64_t alignment) {
 }
 
 /// A load or store of `bytes` bytes at `addr` in shared memory: they must
-/// be the block's.
-void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes) {
+/// be the block's, and those of the shared buffer that starts at
+/// `bufferAddr` and has `bufferBytes` bytes (-1: the block's).
+void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes,
+                           int64_t bufferAddr, int64_t bufferBytes) {
   const Launch &l = launch();
   int64_t base = reinterpret_cast<int64_t>(l.shared);
   if (addr < base || addr + bytes > base + l.sharedBytes)
     fail("%s: bytes [%lld, %lld) of %lld bytes of shared memory",
          reinterpret_cast<const char *>(what), (long long)(addr - base),
          (long long)(addr - base + bytes), (long long)l.sharedBytes);
+  if (bufferBytes >= 0 &&
+      (addr < bufferAddr || addr + bytes > bufferAddr + bufferBytes))
+    fail("%s: bytes [%lld, %lld) of shared memory, outside its buffer, "
+         "bytes [%lld, %lld)",
+         reinterpret_cast<const char *>(what), (long long)(addr - base),
+         (long long)(addr - base + bytes), (long long)(bufferAddr - base),
+         (long long)(bufferAddr - base + bufferBytes));
 }
 
 void mpt_emu_traffic(int64_t bytes, int32_t store) {

@@ -126,8 +126,10 @@ void mpt_emu_traffic(int64_t bytes, int32_t store);
 void mpt_emu_out_of_bounds(int64_t what, int32_t dim, int64_t index,
                            int64_t elements, int64_t size);
 /// Fails unless the `bytes` bytes at `addr` (of the access that the string
-/// at `what` describes) are in the block's shared memory.
-void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes);
+/// at `what` describes) are in the block's shared memory, and in the shared
+/// buffer of `bufferBytes` bytes at `bufferAddr` (unless -1).
+void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes,
+                           int64_t bufferAddr, int64_t bufferBytes);
 /// Fails unless `addr` (of the vector access that the string at `what`
 /// describes) is a multiple of `alignment`.
 void mpt_emu_aligned(int64_t what, int64_t addr, int64_t alignment);

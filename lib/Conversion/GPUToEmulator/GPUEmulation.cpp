@@ -957,12 +957,16 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
   /// memory, a check that every index lies within its dimension (a
   /// vector's elements too), which calls mpt_emu_out_of_bounds with the
   /// access, the dimension and the index where it does not; in shared
-  /// memory, that the bytes lie within the block's (mpt_emu_shared_access:
-  /// upstream's lowering of nvgpu.warpgroup.mma.store indexes a 64-row view
-  /// with the warp's row in the block, past the view but not past the
-  /// tile). The CPU does not fault where a GPU would ("an illegal memory
-  /// access"): an index past a dimension would read the next row or
-  /// another buffer, or corrupt the heap.
+  /// memory, that the bytes lie within the block's and within the shared
+  /// buffer the access goes through: the memref.view of the block's
+  /// dynamic shared memory that its memref is a view of
+  /// (mpt_emu_shared_access; not each view's dimensions: upstream's
+  /// lowering of nvgpu.warpgroup.mma.store indexes a 64-row subview with
+  /// the warp's row in the block, past the subview but not past the tile).
+  /// The CPU does not fault where a GPU would ("an illegal memory access"):
+  /// an index past a dimension would read the next row or another buffer,
+  /// or corrupt the heap; one kernel buffer overrunning into the next in
+  /// shared memory is a wrong result on both.
   void checkBounds(func::FuncOp fn, Runtime &rt, SymbolTable &symbols) {
     auto workgroup = gpu::AddressSpaceAttr::get(fn.getContext(),
                                                 gpu::AddressSpace::Workgroup);
@@ -1004,8 +1008,26 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
         rt.call(b, loc, "mpt_emu_aligned",
                 {message, address, i64Constant(access.alignment)});
       if (shared) {
+        // The buffer's bytes: those of the view of dynamic shared memory
+        // at the root of the memref's views (none: the block's).
+        Value buffer = memref;
+        while (Operation *def = buffer.getDefiningOp()) {
+          if (!isa<memref::SubViewOp, memref::ExpandShapeOp,
+                   memref::CollapseShapeOp, memref::CastOp,
+                   memref::ReinterpretCastOp>(def))
+            break;
+          buffer = def->getOperand(0);
+        }
+        Value first = i64Constant(0), bytes = i64Constant(-1);
+        auto view = buffer.getDefiningOp<memref::ViewOp>();
+        if (view && view.getType().hasStaticShape()) {
+          auto type = view.getType();
+          first = addressOf(b, loc, view, {}).base;
+          bytes = i64Constant(type.getNumElements() *
+                              type.getElementTypeBitWidth() / 8);
+        }
         rt.call(b, loc, "mpt_emu_shared_access",
-                {message, address, i64Constant(access.bytes())});
+                {message, address, i64Constant(access.bytes()), first, bytes});
         continue;
       }
       for (auto [d, index] : llvm::enumerate(indices)) {
