@@ -32,68 +32,36 @@ suffices. bench/gpu's `mixedscalar` step times the difference on a GPU.
 Usage: bench/cpu/bench_simt_vectors.py [--build build]
 """
 import argparse
-import os
-import re
-import subprocess
 import sys
-import tempfile
 
-LINE = re.compile(r"mpt-emulate-gpu: traffic: (\S+): (\d+) launches, "
-                  r"(\d+) bytes loaded, (\d+) bytes stored, (\d+) loads, "
-                  r"(\d+) stores")
-
-
-def traffic(run, program, vector_bytes):
-    out = subprocess.run(
-        [run, program, "--entry=train_step", "--seed=1",
-         "--emulate-gpu=chip=sm_90a traffic=1 simt-vector-bytes=%d" %
-         vector_bytes],
-        capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit("mpt-run failed on %s:\n%s" % (program, out.stderr[-2000:]))
-    return {m.group(1): tuple(int(g) for g in m.groups()[1:])
-            for m in LINE.finditer(out.stderr)}
+from emulated_steps import steps, traffic
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
     args = parser.parse_args()
-    root = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
-    opt = os.path.join(args.build, "bin", "mpt-opt")
-    run = os.path.join(args.build, "bin", "mpt-run")
-    variants = [("fp32", ["--mpt-build-train-step=optimizer=sgd lr=0.01"]),
-                ("mixed", ["--mpt-amp-pipeline=type=f16 optimizer=sgd "
-                           "lr=0.01"])]
     print("%-18s %-6s %-6s %12s %12s %7s %12s %12s %7s" %
           ("example", "step", "count", "simt: scalar", "vectors",
            "ratio", "step: scalar", "vectors", "ratio"))
-    with tempfile.TemporaryDirectory() as tmp:
-        for example in ["mlp", "transformer_block"]:
-            for name, flags in variants:
-                program = os.path.join(tmp, "%s_%s.mlir" % (example, name))
-                subprocess.run([opt, os.path.join(root, "examples",
-                                                  example + ".mlir"),
-                                *flags, "-o", program], check=True,
-                               stderr=subprocess.DEVNULL)
-                scalar = traffic(run, program, 1)
-                vector = traffic(run, program, 16)
-                s, v = scalar["total"], vector["total"]
-                if s[0] != v[0] or s[2] != v[2] or v[1] > s[1]:
-                    sys.exit("%s %s: launches, bytes loaded, bytes stored: "
-                             "%s with one element an access, %s with "
-                             "vectors" % (example, name, s[:3], v[:3]))
-                simt = [k for k in scalar if k != "total" and
-                        scalar[k] != vector.get(k)]
-                for i, what in [(3, "loads"), (4, "stores"), (1, "bytes")]:
-                    ks = sum(scalar[k][i] for k in simt)
-                    kv = sum(vector.get(k, (0,) * 5)[i] for k in simt)
-                    ts, tv = scalar["total"][i], vector["total"][i]
-                    print("%-18s %-6s %-6s %12d %12d %6.2fx %12d %12d %6.2fx" %
-                          (example, name, what, ks, kv,
-                           ks / kv if kv else float("inf"), ts, tv,
-                           ts / tv if tv else float("inf")))
+    for example, name, run, program in steps(args.build):
+        scalar = traffic(run, program, "simt-vector-bytes=1")
+        vector = traffic(run, program, "simt-vector-bytes=16")
+        s, v = scalar["total"], vector["total"]
+        if s[0] != v[0] or s[2] != v[2] or v[1] > s[1]:
+            sys.exit("%s %s: launches, bytes loaded, bytes stored: "
+                     "%s with one element an access, %s with "
+                     "vectors" % (example, name, s[:3], v[:3]))
+        simt = [k for k in scalar if k != "total" and
+                scalar[k] != vector.get(k)]
+        for i, what in [(3, "loads"), (4, "stores"), (1, "bytes")]:
+            ks = sum(scalar[k][i] for k in simt)
+            kv = sum(vector.get(k, (0,) * 5)[i] for k in simt)
+            ts, tv = scalar["total"][i], vector["total"][i]
+            print("%-18s %-6s %-6s %12d %12d %6.2fx %12d %12d %6.2fx" %
+                  (example, name, what, ks, kv,
+                   ks / kv if kv else float("inf"), ts, tv,
+                   ts / tv if tv else float("inf")))
     return 0
 
 

@@ -184,11 +184,12 @@ def ConvertLinalgToTensorCores
 
 def ParallelLoopsToGPU
     : Pass<"mpt-parallel-loops-to-gpu", "::mlir::func::FuncOp"> {
-  let summary = "Each top-level scf.parallel to a SIMT kernel, one thread per iteration";
+  let summary = "Each top-level scf.parallel to a SIMT kernel, a thread per iteration or vector of iterations";
   let description = [{
     Rewrites every `scf.parallel` directly in a function body (as
     `convert-linalg-to-parallel-loops` leaves them) into a `gpu.launch` with
-    one thread per iteration: `threads` threads per block, as many blocks as
+    one thread per iteration (or per vector of iterations of the innermost
+    loop, below): `threads` threads per block, as many blocks as
     needed, the linear thread id delinearized into the induction variables,
     and a guard for the last block. Loops nested in the body (reductions)
     stay sequential in the thread. Bounds must be constants.
