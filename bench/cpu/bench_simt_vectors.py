@@ -9,15 +9,17 @@ builds it, twice: with mpt-parallel-loops-to-gpu's default
 (simt-vector-bytes=16: a thread of a SIMT kernel runs the iterations of
 a 16-byte vector of the innermost dimension, and its accesses along it
 are vector loads and stores; a thread of a whole-tensor reduction loads
-its elements in such vectors) and with simt-vector-bytes=1 (one
-iteration or element a thread at a time, one element an access). mpt-run runs one step of each in the emulator with
+its elements in such vectors; a thread of the tiled SIMT matmul, the
+fp32 steps' matmuls, stages A and B, reads its shared slices and updates C
+in vectors of 4 f32) and with simt-vector-bytes=1 (one iteration or
+element a thread at a time, one element an access). mpt-run runs one step of each in the emulator with
 traffic=1, which counts every kernel thread's load and store instructions
 of device memory and their bytes (memref and vector loads and stores: the
 SIMT kernels, row kernels and epilogues; the Tensor Core kernels'
 cp.async / TMA / ldmatrix copies are not counted, and are the same in
 both builds). Printed: the load and store instructions and the bytes
-loaded of the kernels whose counts differ (the SIMT and reduction
-kernels), of the whole
+loaded of the kernels whose counts differ (the SIMT, SIMT matmul and
+reduction kernels), of the whole
 step, and the ratios. The launches and the bytes stored must be the same
 in both builds, the bytes loaded no more with vectors (checked: a vector
 moves what its elements did; a load that does not depend on the innermost

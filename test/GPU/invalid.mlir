@@ -6,6 +6,7 @@
 // RUN: mpt-opt %t/stages.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{stages=9}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/group-m.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{group-m=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/sms.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{sms=0}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/simt-vector-bytes.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{simt-vector-bytes=12}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/threads.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{threads=2048}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{fuse=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/vector-bytes.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu{vector-bytes=3}))" -verify-diagnostics -o /dev/null
@@ -50,6 +51,12 @@ func.func @f() {
 
 //--- sms.mlir
 // expected-error @+1 {{mpt-linalg-to-tensor-cores: sms=0 is out of range; expected the GPU's streaming multiprocessors, 1 to 1024 (132 on an H100/H200 SXM)}}
+func.func @f() {
+  return
+}
+
+//--- simt-vector-bytes.mlir
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: simt-vector-bytes must be 1, 2, 4, 8 or 16, got 12}}
 func.func @f() {
   return
 }

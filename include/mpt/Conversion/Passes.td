@@ -136,7 +136,9 @@ def ConvertLinalgToTensorCores
     and C is f32 (128 x 128 tiles of C with 8 x 8 outputs per thread and K
     in steps of 8 when 132 or more such tiles fill the GPU, otherwise 64 x
     64, 4 x 4 and 16; any shape; K staged through two shared buffers, the
-    next step's loads in flight during the products), otherwise stays a
+    next step's loads in flight during the products; A, B and C loaded and
+    the shared slices read in vectors of up to `simt-vector-bytes` of f32,
+    4 by default, as many as divide K or N), otherwise stays a
     linalg op for the one-thread-per-element SIMT lowering; the remark says
     why and which.
   }];
@@ -171,7 +173,12 @@ def ConvertLinalgToTensorCores
     Option<"sms", "sms", "int64_t", /*default=*/"132",
            "Streaming multiprocessors of the target GPU: the block counts the "
            "tile choices aim to fill, and the grid of persistent kernels "
-           "(default 132: H100/H200 SXM)">
+           "(default 132: H100/H200 SXM)">,
+    Option<"simtVectorBytes", "simt-vector-bytes", "int64_t",
+           /*default=*/"16",
+           "Widest access of the tiled SIMT matmul kernel, in bytes of its "
+           "f32 staging (1, 2, 4, 8 or 16; 4 or less: one element at a "
+           "time)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -74,7 +74,9 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("SIMT and whole-tensor reduction kernels: a thread "
                      "runs consecutive iterations of a loop's innermost "
                      "dimension, loading and storing up to this many bytes "
-                     "at once (1, 2, 4, 8 or 16; 1: one iteration a thread)"),
+                     "at once (1, 2, 4, 8 or 16; 1: one iteration a thread); "
+                     "the tiled SIMT matmul stages and reads vectors of up "
+                     "to this many bytes of f32"),
       llvm::cl::init(16)};
   Opt<int64_t> registerColumns{
       *this, "register-columns",

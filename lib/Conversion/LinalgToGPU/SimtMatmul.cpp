@@ -9,10 +9,20 @@
 // per thread) when the grid still fills the GPU (`sms` blocks, 132 by
 // default: an H100/H200), otherwise
 // T = 64 (4 x 4); K in steps of BK = 1024 / T, so that each thread stages
-// four elements of A and four of B per step. A thread's outputs are rows
-// ty + 16 i and columns tx + 16 j: consecutive threads read consecutive
-// words of B's slice and write consecutive columns of C, and the 16 threads
-// of a half-warp read one word of A's slice (a broadcast).
+// four elements of A and four of B per step. A thread's outputs are groups
+// of V consecutive rows and columns, the 16 threads' groups side by side
+// (rows V ty + 16 V i + e, columns V tx + 16 V j + e, e < V): it reads
+// them from the shared slices as vectors of V, consecutive threads read
+// consecutive vectors of B's slice and write consecutive columns of C, and
+// the 16 threads of a half-warp read one vector of A's slice (a
+// broadcast). V is 4 (16 bytes of f32) unless `simt-vector-bytes` is
+// smaller; V = 1 is the classic layout, rows ty + 16 i.
+//
+// Staging: a thread loads its four elements of A as vectors of up to V
+// consecutive K of a row (as many as divide K), of B as vectors of
+// consecutive columns (as many as divide N), consecutive threads on
+// consecutive vectors; with identity layouts and aligned bases, a vector
+// at a multiple of its width is aligned. C is updated the same way.
 //
 // Pipeline: two shared buffers of A's slice (transposed, rows padded by 4
 // words so that the threads that stage one row of A write different banks)
@@ -21,7 +31,8 @@
 // products, and one barrier per step orders both (a thread writes buffer
 // (s + 1) % 2 only after every thread passed the barrier that ended step
 // s - 1, the last to read it). Loads outside A and B (edges, the step past
-// K) read nothing and give zero.
+// K) read nothing and give zero: a vector lies either inside or past the
+// last column, as its width divides K or N.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +42,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <algorithm>
 
 using namespace mlir;
 
@@ -58,14 +72,29 @@ bool simtMatmulApplies(const MatmulInfo &info) {
          cast<MemRefType>(info.b.getType()).getElementType() == info.element;
 }
 
+SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes) {
+  // The staged values are f32: vectors of up to vector-bytes of them, at
+  // most 4 (the elements a thread stages of each operand per step).
+  int64_t width = std::clamp<int64_t>(vectorBytes / 4, 1, 4);
+  auto along = [&](int64_t extent) {
+    int64_t w = width;
+    while (extent % w)
+      w /= 2;
+    return w;
+  };
+  return {along(info.k), along(info.n), along(info.n), width};
+}
+
 void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
-                           const MatmulInfo &info, int64_t sms) {
+                           const MatmulInfo &info, int64_t sms,
+                           int64_t vectorBytes) {
   MLIRContext *ctx = outer.getContext();
   Type f32 = outer.getF32Type();
   const int64_t tile = simtTile(info, sms), step = kThreads * 4 / tile;
   const int64_t micro = tile / kSide;
   const int64_t aBytes = 2 * step * (tile + kPadA) * 4;
   const int64_t bBytes = 2 * step * tile * 4;
+  const SimtVectors vec = simtVectors(info, vectorBytes);
   IndexMath hm{outer, loc};
   Value sharedBytes = arith::ConstantIntOp::create(
       outer, loc, outer.getI32Type(), aBytes + bBytes);
@@ -88,7 +117,8 @@ void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
                                    MemRefLayoutAttrInterface(), shared);
   Value dynamic = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
   // as[buffer][k][row] (A's slice transposed, rows padded) and
-  // bs[buffer][k][col].
+  // bs[buffer][k][col]. Rows are multiples of 16 bytes, so vectors at
+  // multiples of their width are aligned.
   Value as = memref::ViewOp::create(
       b, loc,
       MemRefType::get({2, step, tile + kPadA}, f32, MemRefLayoutAttrInterface(),
@@ -100,65 +130,114 @@ void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
                                                     shared),
                                     dynamic, im.c(aBytes), ValueRange());
 
-  // Element (row, col) of `matrix` (rows x cols) as f32, zero outside.
+  // `width` elements of `memref` from `index` on: a scalar for 1, else one
+  // vector access stating its alignment.
+  auto typeOf = [&](Type element, int64_t width) -> Type {
+    return width == 1 ? element : VectorType::get({width}, element);
+  };
+  auto load = [&](OpBuilder &lb, Value memref, ValueRange index,
+                  int64_t width) -> Value {
+    if (width == 1)
+      return memref::LoadOp::create(lb, loc, memref, index);
+    Type element = cast<MemRefType>(memref.getType()).getElementType();
+    return vector::LoadOp::create(
+        lb, loc, cast<VectorType>(typeOf(element, width)), memref, index,
+        /*nontemporal=*/false,
+        llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8));
+  };
+  auto store = [&](OpBuilder &sb, Value value, Value memref, ValueRange index) {
+    auto vector = dyn_cast<VectorType>(value.getType());
+    if (!vector) {
+      memref::StoreOp::create(sb, loc, value, memref, index);
+      return;
+    }
+    vector::StoreOp::create(sb, loc, value, memref, index,
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(vector.getNumElements() * 4));
+  };
+  auto element = [&](OpBuilder &eb, Value value, int64_t e) -> Value {
+    if (!isa<VectorType>(value.getType()))
+      return value;
+    return vector::ExtractOp::create(eb, loc, value, ArrayRef<int64_t>{e});
+  };
+
+  // `width` elements (row, col..col + width - 1) of `matrix` (rows x cols,
+  // cols a multiple of width, col of it) as f32, zero outside.
   auto loadOrZero = [&](OpBuilder &lb, Value matrix, Value row, Value col,
-                        int64_t rows, int64_t cols) -> Value {
+                        int64_t rows, int64_t cols, int64_t width) -> Value {
+    Type type = typeOf(f32, width);
     Value inside = IndexMath{lb, loc}.inside(row, rows, col, cols);
-    auto guard = scf::IfOp::create(lb, loc, TypeRange{f32}, inside,
+    auto guard = scf::IfOp::create(lb, loc, TypeRange{type}, inside,
                                    /*withElseRegion=*/true);
     {
       OpBuilder tb = guard.getThenBodyBuilder();
-      Value v = memref::LoadOp::create(tb, loc, matrix, at(batch, row, col));
-      if (!v.getType().isF32())
-        v = arith::ExtFOp::create(tb, loc, f32, v);
+      Value v = load(tb, matrix, at(batch, row, col), width);
+      if (v.getType() != type)
+        v = arith::ExtFOp::create(tb, loc, type, v);
       scf::YieldOp::create(tb, loc, v);
     }
     {
       OpBuilder eb = guard.getElseBodyBuilder();
       scf::YieldOp::create(eb, loc,
                            ValueRange{arith::ConstantOp::create(
-                               eb, loc, eb.getF32FloatAttr(0.0f))});
+                               eb, loc, type, eb.getZeroAttr(type))});
     }
     return guard.getResult(0);
   };
-  // This thread's four elements of A's and of B's slice at K offset `k0`
-  // (consecutive threads on consecutive K of a row of A, on consecutive
-  // columns of B), and where they go in a buffer.
+  // This thread's four elements of A's and of B's slice at K offset `k0`,
+  // as 4 / width vectors of `width` consecutive K of a row of A or columns
+  // of B (consecutive threads on consecutive vectors), and where they go
+  // in a buffer.
   struct Staged {
     SmallVector<Value> a, b;
   };
-  auto indexA = [&](IndexMath &lm, int64_t e) {
-    Value idx = lm.add(tid, e * kThreads);
+  auto indexA = [&](IndexMath &lm, int64_t v) {
+    Value idx = lm.mul(lm.add(tid, v * kThreads), vec.a);
     return std::make_pair(lm.rem(idx, step), lm.div(idx, step)); // k, row
   };
-  auto indexB = [&](IndexMath &lm, int64_t e) {
-    Value idx = lm.add(tid, e * kThreads);
+  auto indexB = [&](IndexMath &lm, int64_t v) {
+    Value idx = lm.mul(lm.add(tid, v * kThreads), vec.b);
     return std::make_pair(lm.div(idx, tile), lm.rem(idx, tile)); // k, col
   };
-  auto load = [&](OpBuilder &lb, Value k0) {
+  auto stage = [&](OpBuilder &lb, Value k0) {
     IndexMath lm{lb, loc};
     Staged s;
-    for (int64_t e = 0; e < 4; ++e) {
-      auto [ak, row] = indexA(lm, e);
+    for (int64_t v = 0; v < 4 / vec.a; ++v) {
+      auto [ak, row] = indexA(lm, v);
       s.a.push_back(loadOrZero(lb, info.a, lm.add(rowBase, row), lm.add(k0, ak),
-                               info.m, info.k));
-      auto [bk, col] = indexB(lm, e);
+                               info.m, info.k, vec.a));
+    }
+    for (int64_t v = 0; v < 4 / vec.b; ++v) {
+      auto [bk, col] = indexB(lm, v);
       s.b.push_back(loadOrZero(lb, info.b, lm.add(k0, bk), lm.add(colBase, col),
-                               info.k, info.n));
+                               info.k, info.n, vec.b));
     }
     return s;
   };
-  auto store = [&](OpBuilder &sb, const Staged &s, Value buffer) {
+  auto put = [&](OpBuilder &sb, const Staged &s, Value buffer) {
     IndexMath sm{sb, loc};
-    for (int64_t e = 0; e < 4; ++e) {
-      auto [ak, row] = indexA(sm, e);
-      memref::StoreOp::create(sb, loc, s.a[e], as, ValueRange{buffer, ak, row});
-      auto [bk, col] = indexB(sm, e);
-      memref::StoreOp::create(sb, loc, s.b[e], bs, ValueRange{buffer, bk, col});
+    for (auto [v, value] : llvm::enumerate(s.a)) {
+      auto [ak, row] = indexA(sm, v);
+      // Transposed: the vector's elements go to consecutive rows of as.
+      for (int64_t e = 0; e < vec.a; ++e)
+        memref::StoreOp::create(sb, loc, element(sb, value, e), as,
+                                ValueRange{buffer, sm.add(ak, e), row});
+    }
+    for (auto [v, value] : llvm::enumerate(s.b)) {
+      auto [bk, col] = indexB(sm, v);
+      store(sb, value, bs, ValueRange{buffer, bk, col});
     }
   };
+  // A thread's rows (columns) are groups of `vec.shared` consecutive ones,
+  // the groups of the 16 threads side by side, 16 * vec.shared apart:
+  // row i of the micro-tile is this offset from the tile's first row plus
+  // ty * vec.shared.
+  auto spread = [&](int64_t i) {
+    return i / vec.shared * kSide * vec.shared + i % vec.shared;
+  };
+  Value rowOf = im.mul(ty, vec.shared), colOf = im.mul(tx, vec.shared);
 
-  store(b, load(b, im.c(0)), im.c(0));
+  put(b, stage(b, im.c(0)), im.c(0));
   gpu::BarrierOp::create(b, loc);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> inits(micro * micro, zero);
@@ -170,51 +249,69 @@ void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
     Value s = loop.getInductionVar();
     Value buffer = lm.rem(s, 2);
     // The next step's loads, in flight during the products.
-    Staged next = load(lb, lm.mul(lm.add(s, 1), step));
+    Staged next = stage(lb, lm.mul(lm.add(s, 1), step));
     SmallVector<Value> acc(loop.getRegionIterArgs());
+    // The micro-tile's rows of as (columns of bs) at kk, a group at a time.
+    auto slice = [&](Value memref, Value first, int64_t kk) {
+      SmallVector<Value> values;
+      for (int64_t i = 0; i < micro; i += vec.shared) {
+        Value v = load(lb, memref,
+                       ValueRange{buffer, lm.c(kk), lm.add(first, spread(i))},
+                       vec.shared);
+        for (int64_t e = 0; e < vec.shared; ++e)
+          values.push_back(element(lb, v, e));
+      }
+      return values;
+    };
     for (int64_t kk = 0; kk < step; ++kk) {
-      SmallVector<Value> a, bv;
-      for (int64_t i = 0; i < micro; ++i)
-        a.push_back(memref::LoadOp::create(
-            lb, loc, as, ValueRange{buffer, lm.c(kk), lm.add(ty, i * kSide)}));
-      for (int64_t j = 0; j < micro; ++j)
-        bv.push_back(memref::LoadOp::create(
-            lb, loc, bs, ValueRange{buffer, lm.c(kk), lm.add(tx, j * kSide)}));
+      SmallVector<Value> a = slice(as, rowOf, kk), bv = slice(bs, colOf, kk);
       for (int64_t i = 0; i < micro; ++i)
         for (int64_t j = 0; j < micro; ++j)
           acc[i * micro + j] =
               math::FmaOp::create(lb, loc, a[i], bv[j], acc[i * micro + j]);
     }
-    store(lb, next, lm.sub(lm.c(1), buffer));
+    put(lb, next, lm.sub(lm.c(1), buffer));
     gpu::BarrierOp::create(lb, loc);
     scf::YieldOp::create(lb, loc, acc);
   }
-  // C += the micro-tile, where it lies in C.
+  // C += the micro-tile, where it lies in C: vec.c columns at a time (N is a
+  // multiple of vec.c, so such a vector lies in C or past its last column).
+  Type cType = typeOf(f32, vec.c);
   for (int64_t i = 0; i < micro; ++i)
-    for (int64_t j = 0; j < micro; ++j) {
-      Value row = im.add(im.add(rowBase, ty), i * kSide);
-      Value col = im.add(im.add(colBase, tx), j * kSide);
+    for (int64_t j = 0; j < micro; j += vec.c) {
+      Value row = im.add(im.add(rowBase, rowOf), spread(i));
+      Value col = im.add(im.add(colBase, colOf), spread(j));
       auto guard =
           scf::IfOp::create(b, loc, im.inside(row, info.m, col, info.n),
                             /*withElseRegion=*/false);
       OpBuilder gb = guard.getThenBodyBuilder();
       SmallVector<Value> index = at(batch, row, col);
-      Value c = memref::LoadOp::create(gb, loc, info.c, index);
-      memref::StoreOp::create(
-          gb, loc,
-          arith::AddFOp::create(gb, loc, c, loop.getResult(i * micro + j)),
-          info.c, index);
+      Value c = load(gb, info.c, index, vec.c);
+      SmallVector<Value> sums(loop.getResults().slice(i * micro + j, vec.c));
+      Value sum = vec.c == 1 ? sums.front()
+                             : vector::FromElementsOp::create(
+                                   gb, loc, cast<VectorType>(cType), sums)
+                                   .getResult();
+      store(gb, arith::AddFOp::create(gb, loc, c, sum), info.c, index);
     }
   gpu::TerminatorOp::create(b, loc);
 }
 
-std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms) {
+std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms,
+                               int64_t vectorBytes) {
   int64_t tile = simtTile(info, sms), micro = tile / kSide;
-  return "tiled SIMT kernel: " + std::to_string(tile) + "x" +
-         std::to_string(tile) + " tiles of C, K in steps of " +
-         std::to_string(kThreads * 4 / tile) +
-         " through double-buffered shared memory, " + std::to_string(micro) +
-         "x" + std::to_string(micro) + " per thread";
+  SimtVectors vec = simtVectors(info, vectorBytes);
+  std::string text = "tiled SIMT kernel: " + std::to_string(tile) + "x" +
+                     std::to_string(tile) + " tiles of C, K in steps of " +
+                     std::to_string(kThreads * 4 / tile) +
+                     " through double-buffered shared memory, " +
+                     std::to_string(micro) + "x" + std::to_string(micro) +
+                     " per thread";
+  if (vec.shared > 1)
+    text += ", vectors of " + std::to_string(vec.a) + " (A), " +
+            std::to_string(vec.b) + " (B), " + std::to_string(vec.c) +
+            " (C), " + std::to_string(vec.shared) + " (shared)";
+  return text;
 }
 
 } // namespace mpt::tc

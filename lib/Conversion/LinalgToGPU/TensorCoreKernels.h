@@ -268,11 +268,22 @@ void buildWgmmaKernel(mlir::OpBuilder &outer, mlir::Location loc,
 /// Whether the tiled SIMT kernel takes `info` (float operands of one type,
 /// f32 C).
 bool simtMatmulApplies(const MatmulInfo &info);
+/// The widths (in elements, 1 = scalar) of the tiled SIMT kernel's
+/// accesses: staging A along K, B along N, C += along N, and the shared
+/// slices read by the products.
+struct SimtVectors {
+  int64_t a, b, c, shared;
+};
+/// Vectors of up to `vectorBytes` / 4 elements (the operands are staged as
+/// f32), at most 4, halved along A and B and C until they divide K or N.
+SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes);
 /// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B, with large tiles
 /// where they still give `sms` blocks.
 void buildSimtMatmulKernel(mlir::OpBuilder &outer, mlir::Location loc,
-                           const MatmulInfo &info, int64_t sms);
-std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms);
+                           const MatmulInfo &info, int64_t sms,
+                           int64_t vectorBytes);
+std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms,
+                               int64_t vectorBytes);
 
 /// "AxBxC" -> {A, B, C}.
 std::optional<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text,

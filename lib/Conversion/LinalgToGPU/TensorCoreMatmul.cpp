@@ -255,6 +255,14 @@ struct ConvertLinalgToTensorCoresPass
              "1 to 1024 (132 on an H100/H200 SXM)";
       return signalPassFailure();
     }
+    if (simtVectorBytes < 1 || simtVectorBytes > 16 ||
+        !llvm::isPowerOf2_64(simtVectorBytes)) {
+      getOperation().emitError()
+          << "mpt-linalg-to-tensor-cores: simt-vector-bytes must be 1, 2, 4, "
+             "8 or 16, got "
+          << int64_t(simtVectorBytes);
+      return signalPassFailure();
+    }
     // wgmma and TMA are sm_90a features (the "a" in the name).
     bool hopper = *sm == 90 && StringRef(chip).ends_with("a");
     // The Tensor Core kernels built so far.
@@ -531,11 +539,13 @@ struct ConvertLinalgToTensorCoresPass
     std::optional<MatmulInfo> info = operands(op, ignored);
     bool tiled = info && simtMatmulApplies(*info);
     op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): " << why
-                    << (tiled ? "; " + describeSimtMatmul(*info, sms) : "");
+                    << (tiled ? "; " + describeSimtMatmul(*info, sms,
+                                                          simtVectorBytes)
+                              : "");
     if (!tiled)
       return;
     OpBuilder b(op);
-    buildSimtMatmulKernel(b, op.getLoc(), *info, sms);
+    buildSimtMatmulKernel(b, op.getLoc(), *info, sms, simtVectorBytes);
     op->erase();
   }
 

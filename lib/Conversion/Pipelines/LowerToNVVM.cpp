@@ -110,6 +110,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.pingpong = options.pingpong;
   tc.groupM = options.groupM;
   tc.sms = options.sms;
+  tc.simtVectorBytes = options.simtVectorBytes;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
   // Whole-tensor reductions: one kernel each, consecutive independent ones
   // together.

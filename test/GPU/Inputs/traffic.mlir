@@ -87,3 +87,13 @@ func.func @centered(%x: tensor<6x64xf32>) -> (tensor<6xf32>, tensor<6x64xf32>) {
   } -> tensor<6x64xf32>
   return %mean, %c : tensor<6xf32>, tensor<6x64xf32>
 }
+
+// An f32 matmul of 64 x 64 x 64: the tiled SIMT kernel (one block of 64 x
+// 64, K in 4 steps of 16), after the zero fill of C.
+func.func @gemm(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
