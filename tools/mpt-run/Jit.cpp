@@ -15,12 +15,14 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 using namespace mlir;
 using namespace mpt::run;
@@ -110,8 +112,10 @@ getRuntimeSymbols(llvm::orc::MangleAndInterner mangle) {
 }
 
 JitEntry::JitEntry(std::unique_ptr<ExecutionEngine> engine,
-                   const EntrySignature &signature, bool outParams)
-    : engine(std::move(engine)), signature(signature), outParams(outParams) {}
+                   const EntrySignature &signature, bool outParams,
+                   unsigned misalignArguments)
+    : engine(std::move(engine)), signature(signature), outParams(outParams),
+      misalignArguments(misalignArguments) {}
 
 JitEntry::~JitEntry() = default;
 
@@ -189,8 +193,8 @@ JitEntry::create(ModuleOp module, const EntrySignature &signature,
   if (auto packed = (*engine)->lookupPacked(signature.name); !packed)
     return makeError("cannot JIT-compile @" + signature.name + ": " +
                      llvm::toString(packed.takeError()));
-  return std::unique_ptr<JitEntry>(
-      new JitEntry(std::move(*engine), signature, outParams));
+  return std::unique_ptr<JitEntry>(new JitEntry(
+      std::move(*engine), signature, outParams, options.misalignArguments));
 }
 
 /// Appends the descriptor of the contiguous row-major buffer `data` of shape
@@ -258,13 +262,29 @@ JitEntry::call(llvm::ArrayRef<HostTensor> arguments) {
   llvm::SmallVector<int64_t> words;
   words.reserve(getDescriptorSize(signature.arguments) +
                 (outParams ? getDescriptorSize(signature.results) : 0));
+  // With misalignArguments, each argument's copy at that many bytes past a
+  // 64-byte boundary, alive until the call returns.
+  std::vector<std::unique_ptr<char[]>> shifted;
+  llvm::SmallPtrSet<const void *, 8> argumentBuffers;
   for (auto [tensor, spec] : llvm::zip_equal(arguments, signature.arguments)) {
     if (tensor.getKind() != spec.kind ||
         tensor.getShape() != llvm::ArrayRef<int64_t>(spec.shape))
       return makeError(spec.describe() + " expects " + spec.getTypeString() +
                        ", got " +
                        formatTensorType(tensor.getKind(), tensor.getShape()));
-    appendDescriptor(words, tensor.getData(), tensor.getShape());
+    const void *data = tensor.getData();
+    if (misalignArguments) {
+      size_t bytes = tensor.getNumElements() * getElementSize(tensor.getKind());
+      shifted.push_back(
+          std::make_unique<char[]>(bytes + misalignArguments + 64));
+      auto base = reinterpret_cast<uintptr_t>(shifted.back().get());
+      char *copy =
+          reinterpret_cast<char *>(llvm::alignTo(base, 64)) + misalignArguments;
+      std::memcpy(copy, data, bytes);
+      data = copy;
+    }
+    argumentBuffers.insert(data);
+    appendDescriptor(words, data, tensor.getShape());
   }
   if (outParams) {
     for (const TensorSpec &spec : signature.results) {
@@ -295,9 +315,6 @@ JitEntry::call(llvm::ArrayRef<HostTensor> arguments) {
 
   // Copy the returned buffers out. The callee allocated the ones that alias
   // neither an argument nor a constant, and hands them over: free each once.
-  llvm::SmallPtrSet<const void *, 8> argumentBuffers;
-  for (const HostTensor &tensor : arguments)
-    argumentBuffers.insert(tensor.getData());
   llvm::SmallPtrSet<void *, 8> toFree;
   size_t position = 0;
   for (const TensorSpec &spec : signature.results) {

@@ -51,6 +51,10 @@ struct JitOptions {
   unsigned optLevel = 2;
   /// Shared libraries whose symbols the compiled code may call.
   llvm::SmallVector<std::string> sharedLibs;
+  /// Pass each argument in a copy whose first element lies this many bytes
+  /// past a 64-byte boundary (0: the tensor's own buffer, 64-byte aligned),
+  /// to check what a lowered function requires of its callers' buffers.
+  unsigned misalignArguments = 0;
 };
 
 /// The results of one call and the time it took.
@@ -81,11 +85,13 @@ public:
 
 private:
   JitEntry(std::unique_ptr<mlir::ExecutionEngine> engine,
-           const EntrySignature &signature, bool outParams);
+           const EntrySignature &signature, bool outParams,
+           unsigned misalignArguments);
 
   std::unique_ptr<mlir::ExecutionEngine> engine;
   EntrySignature signature;
   bool outParams;
+  unsigned misalignArguments;
 };
 
 } // namespace mpt::run

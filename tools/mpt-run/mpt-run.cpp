@@ -111,6 +111,13 @@ static cl::opt<std::string> emulateGPU(
              "the defaults)"),
     cl::value_desc("options"), cl::cat(runCategory));
 
+static cl::opt<unsigned> misalignArguments(
+    "misalign-arguments",
+    cl::desc("Pass each argument in a copy whose first element lies N bytes "
+             "past a 64-byte boundary, to check what the lowered function "
+             "requires of its callers' buffers (default 0: aligned)"),
+    cl::value_desc("N"), cl::init(0), cl::cat(runCategory));
+
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::init(2), cl::cat(runCategory));
@@ -622,6 +629,7 @@ static llvm::Error run() {
   JitOptions options;
   options.optLevel = optLevel;
   options.sharedLibs.assign(sharedLibs.begin(), sharedLibs.end());
+  options.misalignArguments = misalignArguments;
   if (options.sharedLibs.empty())
     options.sharedLibs.push_back(MPT_C_RUNNER_UTILS);
   start = std::chrono::steady_clock::now();

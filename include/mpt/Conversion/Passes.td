@@ -610,6 +610,30 @@ def GPUHostMemory : Pass<"mpt-gpu-host-memory", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def GPUCheckAlignment : Pass<"mpt-gpu-check-alignment", "::mlir::ModuleOp"> {
+  let summary = "Host functions check that their buffer arguments are 16-byte aligned";
+  let description = [{
+    The GPU kernels load and store 16 bytes at once (SIMT and row kernels,
+    reductions and the tiled SIMT matmul in vectors, `cp.async` and TMA
+    copies in the Tensor Core kernels), and take a buffer whose first
+    element is 16-byte aligned to put every such access on a multiple of
+    its size: allocations are, and so are `mgpuMemAlloc` and `cudaMalloc`
+    (256 bytes). A buffer argument that is not would make a kernel fault
+    with a misaligned address, or TMA reject its tensor map. So at the
+    entry of every function that launches kernels, each memref argument of
+    rank 1 or more is checked: if the address of its first element (aligned
+    pointer plus offset) is not a multiple of 16, the function writes a
+    message that names itself, the argument and its type to the standard
+    error (`write(2, ...)`, unbuffered, so that it is seen) and calls
+    `abort()`, before any kernel runs. Part of `mpt-lower-to-nvvm` and
+    `mpt-emulate-gpu`, after the host code is final.
+  }];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 def GPUReuseBuffers : Pass<"mpt-gpu-reuse-buffers", "::mlir::func::FuncOp"> {
   let summary = "Device buffers whose lifetimes do not overlap share memory";
   let description = [{

@@ -142,6 +142,8 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   // Buffers whose lifetimes do not overlap share memory.
   pm.addNestedPass<func::FuncOp>(createGPUReuseBuffers());
   parseInto(pm, "lower-affine,gpu-kernel-outlining");
+  // Buffer arguments must be 16-byte aligned: checked on entry.
+  pm.addPass(createGPUCheckAlignment());
 }
 
 template void
