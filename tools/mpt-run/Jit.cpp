@@ -20,9 +20,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mpt::run;
@@ -34,6 +36,42 @@ static constexpr uintptr_t kGlobalAllocatedPtr = 0xdeadbeef;
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
+
+namespace {
+/// The name of the function being called, for the handler below.
+const char *runningFunction = "";
+
+/// An abort() of the compiled code is its own runtime check failing (a
+/// misaligned buffer argument, an assertion), which has said why: one line
+/// naming the function, then the default action, instead of LLVM's crash
+/// report, which would blame this tool.
+extern "C" void onCompiledCodeAbort(int) {
+  auto say = [](const char *text) {
+    (void)!::write(STDERR_FILENO, text, std::strlen(text));
+  };
+  say("mpt-run: @");
+  say(runningFunction);
+  say(" aborted\n");
+  std::signal(SIGABRT, SIG_DFL);
+  std::raise(SIGABRT);
+}
+
+/// Installs that handler for SIGABRT while it lives.
+class CompiledCodeAbortScope {
+public:
+  explicit CompiledCodeAbortScope(const char *function) {
+    runningFunction = function;
+    struct sigaction action = {};
+    action.sa_handler = onCompiledCodeAbort;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGABRT, &action, &previous);
+  }
+  ~CompiledCodeAbortScope() { ::sigaction(SIGABRT, &previous, nullptr); }
+
+private:
+  struct sigaction previous = {};
+};
+} // namespace
 
 /// The number of scalar fields of the descriptor of a rank-`rank` memref.
 static size_t getDescriptorSize(size_t rank) { return 3 + 2 * rank; }
@@ -306,8 +344,11 @@ JitEntry::call(llvm::ArrayRef<HostTensor> arguments) {
   }
 
   auto start = std::chrono::steady_clock::now();
-  if (llvm::Error error = engine->invokePacked(signature.name, packed))
-    return std::move(error);
+  {
+    CompiledCodeAbortScope abortScope(signature.name.c_str());
+    if (llvm::Error error = engine->invokePacked(signature.name, packed))
+      return std::move(error);
+  }
   auto end = std::chrono::steady_clock::now();
   result.ms = std::chrono::duration<double, std::milli>(end - start).count();
   if (outParams)
