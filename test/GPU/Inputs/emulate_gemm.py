@@ -109,7 +109,19 @@ def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False,
                    "transpose_b": tb, "twice": twice}, f)
 
 
+def set_dtype(d, dtype):
+    """Changes the operand type that DIR's reference assumes (the data stay)."""
+    path = os.path.join(d, "config.json")
+    with open(path) as f:
+        config = json.load(f)
+    config["dtype"] = dtype
+    with open(path, "w") as f:
+        json.dump(config, f)
+
+
 def check(d):
+    """(ok, line): whether DIR's results are within the tolerance, and the
+    line that says so."""
     with open(os.path.join(d, "config.json")) as f:
         config = json.load(f)
     dtype = config["dtype"]
@@ -117,15 +129,16 @@ def check(d):
     inputs = ["a.npy", "a2.npy"] if config.get("twice") else ["a.npy"]
     errors = []
     for i, a_file in enumerate(inputs):
+        if not os.path.exists(os.path.join(d, "result_%d.npy" % i)):
+            return False, "%s: no result_%d.npy" % (name, i)
         error = compare(d, config, a_file, "result_%d.npy" % i)
         if isinstance(error, str):
-            print("%s: %s" % (name, error))
-            return
+            return False, "%s: %s" % (name, error)
         errors.append(error)
     err, tol = max(errors), TOLERANCE[
         "accumulate" if config.get("accumulate") else dtype]
-    print("%s: %s (relative error %.2e, tolerance %.2e)"
-          % (name, "ok" if err <= tol else "WRONG", err, tol))
+    return err <= tol, "%s: %s (relative error %.2e, tolerance %.2e)" % (
+        name, "ok" if err <= tol else "WRONG", err, tol)
 
 
 def compare(d, config, a_file, result_file):
@@ -175,4 +188,4 @@ if __name__ == "__main__":
             "--accumulate" in flags, "--transpose-a" in flags,
             "--transpose-b" in flags, "--twice" in flags)
     else:
-        check(sys.argv[2])
+        print(check(sys.argv[2])[1])

@@ -1,0 +1,171 @@
+"""Random GEMMs through every matmul kernel of the GPU pipeline, run by the
+GPU emulator and checked against numpy (test/GPU/emulate-gemm-sweep.test).
+
+  gemm_sweep.py MPT_RUN DIR --cases N --seed S [--keep-going]
+
+Draws N cases from a generator seeded with S (so a run is reproducible, and
+another seed is another sample): a chip from sm_70 to sm_90a; f16, bf16, f32
+or tf32 operands; M, N and K from small odd sizes, multiples of 8 and of 64,
+and sizes up to 320 (so that tiles are partial, vectors narrow and K steps
+are ragged); sometimes a batch (one or two batch dimensions), transposed
+operands, the bias + relu epilogue or an f32 C that the product is added
+to; and kernel options: pipeline stages, explicit block and warp tiles
+(valid or not: an invalid one must fall back with a remark, not fail),
+group-m, the warp-specialized, persistent and ping-pong wgmma kernels with
+few SMs (so that a persistent block takes several tiles), the SIMT kernel's
+vector width. Each case is written by emulate_gemm.py gen, lowered and run
+by `MPT_RUN --emulate-gpu=...` and compared by emulate_gemm.py check with its
+tolerances (a tf32 case that a SIMT kernel computes, exactly, against the
+exact f32 reference). Prints one line per failing case with the command that
+reproduces it, then how many cases took each kernel and
+"N cases, all correct" or "K of N cases failed" (exit status 1).
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import emulate_gemm  # noqa: E402
+
+CHIPS = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
+# The kernel a remark names; the first pattern that matches wins.
+KERNELS = [("wgmma", re.compile(r"on Tensor Cores: wgmma")),
+           ("mma.sync tf32", re.compile(r"on Tensor Cores: mma.sync m16n8k8")),
+           ("mma.sync", re.compile(r"on Tensor Cores: mma.sync")),
+           ("wmma", re.compile(r"on Tensor Cores: WMMA")),
+           ("tiled SIMT", re.compile(r"tiled SIMT kernel")),
+           ("SIMT loops", re.compile(r"not on Tensor Cores"))]
+# Largest multiply-adds of a case, to keep the emulation short.
+MAX_MACS = 3_000_000
+
+
+def size(rng):
+    kind = rng.integers(4)
+    if kind == 0:
+        return int(rng.integers(1, 41))
+    if kind == 1:
+        return 8 * int(rng.integers(1, 33))
+    if kind == 2:
+        return 64 * int(rng.integers(1, 6))
+    return int(rng.integers(1, 321))
+
+
+def draw(rng):
+    """One case: (chip, dtype, m, n, k, gen flags, emulate-gpu options)."""
+    # sm_90a twice as often: its wgmma kernels have the most variants.
+    chip = (CHIPS + ["sm_90a"])[rng.integers(len(CHIPS) + 1)]
+    sm = int(chip[3:5])
+    dtype = ["f16", "bf16", "f32", "tf32"][rng.choice(4, p=[.45, .3, .1, .15])]
+    epilogue = rng.random()
+    epilogue_kind = ("bias-relu" if epilogue < 0.2 and dtype in ("f16", "bf16")
+                     else "accumulate" if epilogue < 0.35 else "")
+    aligned = rng.random() < 0.75
+    # WMMA (sm_70, sm_75) takes only shapes its tiles divide.
+    align = 16 if rng.random() < 0.5 else 8
+    while True:
+        m, n, k = size(rng), size(rng), size(rng)
+        if aligned:
+            # Tensor Core shapes: N and K multiples of 8 or 16 (M too for 16).
+            n, k = -(-n // align) * align, -(-k // align) * align
+            if align == 16:
+                m = -(-m // align) * align
+        batch = ""
+        if rng.random() < 0.2:
+            batch = str(int(rng.integers(1, 4)))
+            if rng.random() < 0.3 and epilogue_kind != "accumulate":
+                batch += "x2"  # linalg.batch_matmul has one batch dimension
+        lead = int(np.prod([int(b) for b in batch.split("x")])) if batch else 1
+        if m * n * k * lead <= MAX_MACS:
+            break
+    flags = []
+    if batch:
+        flags += ["--batch", batch]
+    if epilogue_kind:
+        flags.append("--" + epilogue_kind)
+    else:
+        if rng.random() < 0.25:
+            flags.append("--transpose-a")
+        if rng.random() < 0.25:
+            flags.append("--transpose-b")
+    options = ["chip=" + chip]
+    if dtype == "tf32":
+        options.append("tf32=1")
+    if sm >= 80 and rng.random() < 0.3:
+        options.append("stages=%d" % rng.integers(1, 5))
+    if rng.random() < 0.2:
+        options.append("group-m=%d" % [1, 2, 3, 8][rng.integers(4)])
+    if rng.random() < 0.15:
+        block, warp = [("128x128x32", "64x64"), ("64x64x32", "32x32"),
+                       ("64x32x16", "32x16"), ("128x256x64", "64x128"),
+                       ("128x128x64", "64x64"), ("48x40x24", "16x8")][
+                           rng.integers(6)]
+        options += ["block-tile=" + block, "warp-tile=" + warp]
+    if chip == "sm_90a" and rng.random() < 0.5:
+        variant = rng.integers(3)
+        options.append(["warp-specialize=1", "persistent=1",
+                        "pingpong=1"][variant])
+        if variant and rng.random() < 0.7:
+            options.append("sms=%d" % rng.integers(1, 5))
+    if dtype == "f32" and rng.random() < 0.3:
+        options.append("simt-vector-bytes=%d" % [1, 4, 8][rng.integers(3)])
+    return chip, dtype, m, n, k, flags, options
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mpt_run")
+    parser.add_argument("dir")
+    parser.add_argument("--cases", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    here = os.path.abspath(__file__)
+    failed, taken = 0, {}
+    for i in range(args.cases):
+        chip, dtype, m, n, k, flags, options = draw(rng)
+        d = os.path.join(args.dir, "case%d" % i)
+        gen = [sys.executable, os.path.join(os.path.dirname(here),
+                                            "emulate_gemm.py"),
+               "gen", d, dtype, str(m), str(n), str(k)] + flags
+        subprocess.run(gen, check=True)
+        inputs = ["a", "b"]
+        if "--bias-relu" in flags:
+            inputs.append("bias")
+        if "--accumulate" in flags:
+            inputs.append("c")
+        run = [args.mpt_run, os.path.join(d, "p.mlir")]
+        run += ["--input=" + os.path.join(d, x + ".npy") for x in inputs]
+        run += ["--emulate-gpu=" + " ".join(options), "--output-dir=" + d]
+        out = subprocess.run(run, capture_output=True, text=True)
+        kernel = next((name for name, pattern in KERNELS
+                       if pattern.search(out.stderr)), "no remark")
+        taken[kernel] = taken.get(kernel, 0) + 1
+        if dtype == "tf32" and kernel != "mma.sync tf32":
+            # Exact f32 where tf32 Tensor Cores do not take the matmul.
+            emulate_gemm.set_dtype(d, "f32")
+        if out.returncode != 0:
+            ok, line = False, "mpt-run exited with %d: %s" % (
+                out.returncode, out.stderr.strip().splitlines()[-1:])
+        else:
+            ok, line = emulate_gemm.check(d)
+        if not ok:
+            failed += 1
+            print("FAILED case %d (%s %s %dx%dx%d %s): %s\n  %s\n  %s"
+                  % (i, chip, dtype, m, n, k, " ".join(flags), line,
+                     shlex.join(gen), shlex.join(run)), flush=True)
+    for name, _ in KERNELS + [("no remark", None)]:
+        if name in taken:
+            print("kernel %s: %d cases" % (name, taken[name]))
+    if failed:
+        print("%d of %d cases failed" % (failed, args.cases))
+        sys.exit(1)
+    print("%d cases, all correct" % args.cases)
+
+
+if __name__ == "__main__":
+    main()
