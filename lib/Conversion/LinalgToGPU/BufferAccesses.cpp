@@ -46,11 +46,28 @@ void addEffect(const MemoryEffects::EffectInstance &e, mpt::Accesses &a) {
 mpt::Accesses mpt::accessesOf(Operation *op) {
   Accesses a;
   if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-    for (Value operand : launch.getKernelOperands())
+    for (Value operand : launch.getKernelOperands()) {
       if (isa<BaseMemRefType>(operand.getType())) {
         a.reads.push_back(rootOf(operand));
         a.writes.push_back(rootOf(operand));
+        continue;
       }
+      if (!isa<LLVM::LLVMPointerType>(operand.getType()))
+        continue;
+      // A TMA descriptor, cast to a pointer for the kernel (the wgmma
+      // kernels): the kernel reads its tensor (TMA loads only). Any other
+      // pointer may point anywhere.
+      auto cast = operand.getDefiningOp<UnrealizedConversionCastOp>();
+      auto descriptor = cast && cast->getNumOperands() == 1
+                            ? cast->getOperand(0)
+                                  .getDefiningOp<nvgpu::TmaCreateDescriptorOp>()
+                            : nullptr;
+      if (!descriptor) {
+        a.unknown = true;
+        continue;
+      }
+      a.reads.push_back(rootOf(descriptor.getTensor()));
+    }
     return a;
   }
   op->walk([&](Operation *nested) {
