@@ -1,7 +1,7 @@
 """Random GEMMs through every matmul kernel of the GPU pipeline, run by the
 GPU emulator and checked against numpy (test/GPU/emulate-gemm-sweep.test).
 
-  gemm_sweep.py MPT_RUN DIR --cases N --seed S [--keep-going]
+  gemm_sweep.py MPT_RUN DIR --cases N --seed S
 
 Draws N cases from a generator seeded with S (so a run is reproducible, and
 another seed is another sample): a chip from sm_70 to sm_90a; f16, bf16, f32
@@ -20,7 +20,6 @@ exact f32 reference). Prints one line per failing case with the command that
 reproduces it, then how many cases took each kernel and
 "N cases, all correct" or "K of N cases failed" (exit status 1).
 """
-import argparse
 import os
 import re
 import shlex
@@ -31,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import emulate_gemm  # noqa: E402
+import sweep  # noqa: E402
 
 CHIPS = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
 # The kernel a remark names; the first pattern that matches wins.
@@ -117,12 +117,7 @@ def draw(rng):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("mpt_run")
-    parser.add_argument("dir")
-    parser.add_argument("--cases", type=int, required=True)
-    parser.add_argument("--seed", type=int, required=True)
-    args = parser.parse_args()
+    args = sweep.parse_args("mpt_run")
     rng = np.random.default_rng(args.seed)
     here = os.path.abspath(__file__)
     failed, taken = 0, {}
@@ -161,10 +156,7 @@ def main():
     for name, _ in KERNELS + [("no remark", None)]:
         if name in taken:
             print("kernel %s: %d cases" % (name, taken[name]))
-    if failed:
-        print("%d of %d cases failed" % (failed, args.cases))
-        sys.exit(1)
-    print("%d cases, all correct" % args.cases)
+    sweep.finish(failed, args.cases, "all correct")
 
 
 if __name__ == "__main__":

@@ -21,13 +21,14 @@ case with the
 commands that reproduce it, then "N cases, all agree" or "K of N cases
 failed" (exit status 1).
 """
-import argparse
 import os
 import shlex
 import subprocess
 import sys
 
 import numpy as np
+
+import sweep
 
 # Largest relative difference of a result in the 2-norm. The f32 sums of
 # the two lowerings run in different orders; where the step rounds to bf16
@@ -208,13 +209,7 @@ def draw(rng):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("mpt_opt")
-    parser.add_argument("mpt_run")
-    parser.add_argument("dir")
-    parser.add_argument("--cases", type=int, required=True)
-    parser.add_argument("--seed", type=int, required=True)
-    args = parser.parse_args()
+    args = sweep.parse_args("mpt_opt", "mpt_run")
     rng = np.random.default_rng(args.seed)
     compare = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "compare_results.py")
@@ -252,10 +247,7 @@ def main():
                 i, " ".join(flags), " ".join(options), why,
                 "\n".join("  " + shlex.join(c) for c in commands)),
                 flush=True)
-    if failed:
-        print("%d of %d cases failed" % (failed, args.cases))
-        sys.exit(1)
-    print("%d cases, all agree" % args.cases)
+    sweep.finish(failed, args.cases, "all agree")
 
 
 if __name__ == "__main__":
