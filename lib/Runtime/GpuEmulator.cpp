@@ -1,14 +1,15 @@
 //===- GpuEmulator.cpp - running GPU kernels on the CPU -------------------===//
 //
 // One launch runs its blocks in order (in reverse with
-// MPT_EMU_BLOCK_ORDER=reverse); the threads of a block are fibers
-// (ucontext) on the calling thread. A fiber runs until it blocks at a
-// barrier or a warp-wide instruction, or ends; then the first ready one (in
-// thread order) runs. This schedule is deterministic and adversarial for
-// missing barriers: warp 0 runs ahead of all later warps until it must wait,
-// so a read of shared memory that another thread writes without a barrier in
-// between sees the poison (all bits set: NaN) or stale data, and a buffer
-// refilled too early is poison for the warps that still read it.
+// MPT_EMU_BLOCK_ORDER=reverse), the blocks of a thread-block cluster
+// together; the threads of a block (cluster) are fibers (ucontext) on the
+// calling thread. A fiber runs until it blocks at a barrier or a
+// warp-wide instruction, or ends; then the first ready one (in thread order,
+// block rank by block rank) runs. This schedule is deterministic and
+// adversarial for missing barriers: warp 0 runs ahead of all later warps until
+// it must wait, so a read of shared memory that another thread writes without a
+// barrier in between sees the poison (all bits set: NaN) or stale data, and a
+// buffer refilled too early is poison for the warps that still read it.
 //
 // The warp-wide instructions follow the PTX ISA (9.7.14, "Warp-level Matrix
 // Multiply-Accumulate Instructions"): fragment layouts of mma.m16n8k16
@@ -50,7 +51,15 @@ constexpr int kWarpgroup = 128;
 [[noreturn]] void fail(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 
-enum class State { Ready, AtBarrier, AtNamedBarrier, AtWarp, AtMbarrier, Done };
+enum class State {
+  Ready,
+  AtBarrier,
+  AtNamedBarrier,
+  AtWarp,
+  AtMbarrier,
+  AtCluster,
+  Done
+};
 
 struct Copy {
   char *dst;
@@ -63,7 +72,8 @@ struct Fiber {
   State state = State::Ready;
   int64_t tid[3] = {0, 0, 0};
   int64_t linear = 0;
-  int32_t namedBarrier = -1; // the named barrier it waits at
+  int32_t namedBarrier = -1;   // the named barrier it waits at
+  int64_t clusterArrival = -1; // the cluster barrier phase it arrived in
   std::vector<Copy> uncommitted;
   std::deque<std::vector<Copy>> groups; // committed, oldest first
 };
@@ -169,7 +179,20 @@ struct Launch {
   int64_t loads = 0, stores = 0;  // threads' load and store instructions
 };
 
+/// The blocks of a thread-block cluster, which run together: their shared
+/// memories are distinct, and each reaches the others' through mapa
+/// (remote mbarrier arrivals) and multicast TMA copies.
+struct Cluster {
+  std::vector<Launch *> blocks; // by rank (x fastest)
+  int64_t threads = 0, exited = 0;
+  /// barrier.cluster: arrivals in the current phase, and the phase.
+  int64_t arrived = 0, phase = 0;
+};
+
+/// The block whose thread runs (or, between fibers, that the scheduler
+/// looks at), and its cluster.
 Launch *active = nullptr;
+Cluster *cluster = nullptr;
 
 /// Per kernel, the launches, bytes and instructions that mpt_emu_traffic
 /// counted.
@@ -253,11 +276,16 @@ void finishCopies(Fiber &f) {
   f.uncommitted.clear();
 }
 
+void releaseCluster();
+
 void fiberMain() {
   Launch &l = *active;
   l.fn(l.args, l.shared, l.sharedBytes);
   finishCopies(*l.current);
   l.current->state = State::Done;
+  // barrier.cluster waits for the threads that have not exited.
+  ++cluster->exited;
+  releaseCluster();
   // Returning resumes uc_link: the scheduler.
 }
 
@@ -271,6 +299,8 @@ const char *describe(State s) {
     return "wait at a warp-wide instruction";
   case State::AtMbarrier:
     return "wait on an mbarrier phase that does not complete";
+  case State::AtCluster:
+    return "wait at barrier.cluster";
   case State::Done:
     return "have exited";
   case State::Ready:
@@ -281,7 +311,7 @@ const char *describe(State s) {
 
 bool landAllCopies(Launch &l);
 
-void runBlock(Launch &l) {
+void startBlock(Launch &l) {
   std::memset(l.shared, 0xff, l.sharedBytes);
   for (WarpOp &w : l.warps)
     w = WarpOp();
@@ -305,37 +335,58 @@ void runBlock(Launch &l) {
     f.context.uc_link = &l.scheduler;
     makecontext(&f.context, fiberMain, 0);
   }
+}
+
+/// Runs the blocks of `c` (a cluster of one block without clusters) to
+/// their end.
+void runCluster(Cluster &c) {
+  for (Launch *l : c.blocks)
+    startBlock(*l);
+  c.exited = c.arrived = c.phase = 0;
   // Always the first ready thread: warp 0 runs as far ahead as it can
-  // before warp 1 starts, and so on.
+  // before warp 1 starts, and so on; block rank 0 before rank 1.
   for (;;) {
     Fiber *next = nullptr;
-    for (Fiber &f : l.fibers)
-      if (f.state == State::Ready) {
-        next = &f;
+    for (Launch *l : c.blocks) {
+      for (Fiber &f : l->fibers)
+        if (f.state == State::Ready) {
+          next = &f;
+          break;
+        }
+      if (next) {
+        active = l;
         break;
       }
+    }
     if (next) {
+      Launch &l = *active;
       l.current = next;
       swapcontext(&l.scheduler, &next->context);
       l.current = nullptr;
       continue;
     }
     bool done = true;
-    int64_t count[6] = {0, 0, 0, 0, 0, 0};
-    for (Fiber &f : l.fibers) {
-      count[static_cast<int>(f.state)]++;
-      done &= f.state == State::Done;
-    }
+    int64_t count[7] = {0, 0, 0, 0, 0, 0, 0};
+    for (Launch *l : c.blocks)
+      for (Fiber &f : l->fibers) {
+        count[static_cast<int>(f.state)]++;
+        done &= f.state == State::Done;
+      }
     if (done)
       return;
     // No thread can run: the TMA copies in flight complete now (as late as
     // they can), which may complete mbarrier phases that threads wait on.
-    if (landAllCopies(l))
+    bool landed = false;
+    for (Launch *l : c.blocks) {
+      active = l;
+      landed |= landAllCopies(*l);
+    }
+    if (landed)
       continue;
     {
       std::string what;
       for (State s : {State::AtBarrier, State::AtNamedBarrier, State::AtWarp,
-                      State::AtMbarrier, State::Done})
+                      State::AtMbarrier, State::AtCluster, State::Done})
         if (count[static_cast<int>(s)])
           what += (what.empty() ? "" : ", ") +
                   std::to_string(count[static_cast<int>(s)]) + " threads " +
@@ -648,10 +699,13 @@ void completePhase(Mbarrier &m) {
     return;
   ++m.phase;
   m.pending = m.expected;
-  // (Also called by the scheduler, between fibers.)
-  for (Fiber &f : active->fibers)
-    if (f.state == State::AtMbarrier)
-      f.state = State::Ready;
+  // (Also called by the scheduler, between fibers.) A remote arrival or a
+  // multicast copy completes another block's phase: every waiter of the
+  // cluster looks again.
+  for (Launch *l : cluster->blocks)
+    for (Fiber &f : l->fibers)
+      if (f.state == State::AtMbarrier)
+        f.state = State::Ready;
 }
 
 void landTma(const TmaCopy &c) {
@@ -866,6 +920,42 @@ bool landAllCopies(Launch &l) {
   return landed;
 }
 
+/// Completes the phase of barrier.cluster once every thread of the cluster
+/// that has not exited has arrived.
+void releaseCluster() {
+  Cluster &c = *cluster;
+  if (c.arrived == 0 || c.arrived < c.threads - c.exited)
+    return;
+  c.arrived = 0;
+  ++c.phase;
+  for (Launch *l : c.blocks)
+    for (Fiber &f : l->fibers)
+      if (f.state == State::AtCluster)
+        f.state = State::Ready;
+}
+
+/// The block of the cluster whose shared memory holds bytes [addr, addr +
+/// bytes), or null.
+Launch *sharedOwner(int64_t addr, int64_t bytes) {
+  for (Launch *l : cluster->blocks) {
+    int64_t base = reinterpret_cast<int64_t>(l->shared);
+    if (addr >= base && addr + bytes <= base + l->sharedBytes)
+      return l;
+  }
+  return nullptr;
+}
+
+/// Fails when `to`, a block of the cluster that `what` reaches, has exited
+/// (its shared memory is gone on the GPU).
+void checkAlive(const Launch &to, const char *what) {
+  for (const Fiber &f : to.fibers)
+    if (f.state != State::Done)
+      return;
+  fail("%s in a block of the cluster that has exited (a block must not exit "
+       "while others may still reach its shared memory)",
+       what);
+}
+
 void checkGroups(std::vector<WgmmaGroup> &groups) {
   for (const WgmmaGroup &g : groups)
     for (const auto &[p, bits] : g.reads) {
@@ -888,73 +978,113 @@ extern "C" {
 
 void mpt_emu_launch(int64_t name, int64_t gx, int64_t gy, int64_t gz,
                     int64_t bx, int64_t by, int64_t bz, int64_t sharedBytes,
-                    void (*fn)(void *, void *, int64_t), void *args) {
-  Launch l;
-  l.kernel = reinterpret_cast<const char *>(name);
-  int64_t grid[3] = {gx, gy, gz}, blockDims[3] = {bx, by, bz};
-  std::memcpy(l.grid, grid, sizeof grid);
-  std::memcpy(l.block, blockDims, sizeof blockDims);
-  std::memset(l.blockId, 0, sizeof l.blockId);
-  l.threads = bx * by * bz;
-  if (active)
+                    void (*fn)(void *, void *, int64_t), void *args, int64_t cx,
+                    int64_t cy, int64_t cz) {
+  if (cluster)
     fail("a kernel launched another kernel");
-  active = &l;
+  const char *kernel = reinterpret_cast<const char *>(name);
+  auto launchError = [&](const char *format, auto... values) {
+    std::fprintf(stderr, "mpt-emulate-gpu: error: kernel %s: ", kernel);
+    std::fprintf(stderr, format, values...);
+    std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+    std::_Exit(3);
+  };
   for (int64_t d : {gx, gy, gz, bx, by, bz})
     if (d < 1)
-      fail("launch with an empty grid or block (%lld x %lld x %lld blocks of "
-           "%lld x %lld x %lld threads)",
-           (long long)gx, (long long)gy, (long long)gz, (long long)bx,
-           (long long)by, (long long)bz);
-  if (l.threads > kMaxThreads)
-    fail("block of %lld threads; at most %lld", (long long)l.threads,
-         (long long)kMaxThreads);
+      launchError("launch with an empty grid or block (%lld x %lld x %lld "
+                  "blocks of %lld x %lld x %lld threads)",
+                  (long long)gx, (long long)gy, (long long)gz, (long long)bx,
+                  (long long)by, (long long)bz);
+  const int64_t threads = bx * by * bz;
+  if (threads > kMaxThreads)
+    launchError("block of %lld threads; at most %lld", (long long)threads,
+                (long long)kMaxThreads);
   if (sharedBytes < 0 || sharedBytes > kMaxSharedBytes)
-    fail("%lld bytes of dynamic shared memory; at most %lld",
-         (long long)sharedBytes, (long long)kMaxSharedBytes);
-  l.fn = fn;
-  l.args = args;
-  l.sharedBytes = sharedBytes;
-  // At the start of a window like the GPU's shared memory: wgmma
-  // descriptors keep an address's bits [4, 18), and the swizzles of TMA and
-  // wgmma act on bits [4, 10).
-  l.shared =
-      static_cast<char *>(std::aligned_alloc(kSharedWindow, kSharedWindow));
-  l.fibers.resize(l.threads);
-  l.warps.resize((l.threads + kWarp - 1) / kWarp);
-  l.warpgroupOps.resize((l.threads + kWarpgroup - 1) / kWarpgroup);
-  l.warpgroups.resize(l.warpgroupOps.size());
-  for (int64_t i = 0; i < l.threads; ++i)
-    l.stacks.push_back(static_cast<char *>(std::malloc(kStackBytes)));
-  // MPT_EMU_BLOCK_ORDER=reverse runs the last block first: a kernel whose
-  // blocks hand work to one another (the last block to finish a reduction)
-  // must not depend on the order.
+    launchError("%lld bytes of dynamic shared memory; at most %lld",
+                (long long)sharedBytes, (long long)kMaxSharedBytes);
+  if (cx < 1 || cy < 1 || cz < 1 || gx % cx || gy % cy || gz % cz)
+    launchError("clusters of %lld x %lld x %lld blocks do not tile the grid "
+                "of %lld x %lld x %lld blocks",
+                (long long)cx, (long long)cy, (long long)cz, (long long)gx,
+                (long long)gy, (long long)gz);
+  if (cx * cy * cz > 8)
+    launchError("clusters of %lld blocks; at most 8 (the portable size)",
+                (long long)(cx * cy * cz));
+  Cluster c;
+  std::vector<std::unique_ptr<Launch>> blocks;
+  for (int64_t r = 0; r < cx * cy * cz; ++r) {
+    auto owned = std::make_unique<Launch>();
+    Launch &l = *owned;
+    l.kernel = kernel;
+    int64_t grid[3] = {gx, gy, gz}, blockDims[3] = {bx, by, bz};
+    std::memcpy(l.grid, grid, sizeof grid);
+    std::memcpy(l.block, blockDims, sizeof blockDims);
+    std::memset(l.blockId, 0, sizeof l.blockId);
+    l.threads = threads;
+    l.fn = fn;
+    l.args = args;
+    l.sharedBytes = sharedBytes;
+    // At the start of a window like the GPU's shared memory: wgmma
+    // descriptors keep an address's bits [4, 18), and the swizzles of TMA
+    // and wgmma act on bits [4, 10).
+    l.shared =
+        static_cast<char *>(std::aligned_alloc(kSharedWindow, kSharedWindow));
+    l.fibers.resize(l.threads);
+    l.warps.resize((l.threads + kWarp - 1) / kWarp);
+    l.warpgroupOps.resize((l.threads + kWarpgroup - 1) / kWarpgroup);
+    l.warpgroups.resize(l.warpgroupOps.size());
+    for (int64_t i = 0; i < l.threads; ++i)
+      l.stacks.push_back(static_cast<char *>(std::malloc(kStackBytes)));
+    c.blocks.push_back(&l);
+    blocks.push_back(std::move(owned));
+  }
+  c.threads = threads * cx * cy * cz;
+  cluster = &c;
+  active = c.blocks.front();
+  // MPT_EMU_BLOCK_ORDER=reverse runs the last block (cluster) first: a
+  // kernel whose blocks hand work to one another (the last block to finish
+  // a reduction) must not depend on the order.
   static const bool reverse = [] {
     const char *order = std::getenv("MPT_EMU_BLOCK_ORDER");
     return order && std::strcmp(order, "reverse") == 0;
   }();
-  const int64_t blocks = gx * gy * gz;
-  for (int64_t i = 0; i < blocks; ++i) {
-    int64_t b = reverse ? blocks - 1 - i : i;
-    l.blockId[0] = b % gx;
-    l.blockId[1] = b / gx % gy;
-    l.blockId[2] = b / (gx * gy);
-    runBlock(l);
+  const int64_t qx = gx / cx, qy = gy / cy, qz = gz / cz;
+  const int64_t clusters = qx * qy * qz;
+  for (int64_t i = 0; i < clusters; ++i) {
+    int64_t q = reverse ? clusters - 1 - i : i;
+    int64_t origin[3] = {q % qx * cx, q / qx % qy * cy, q / (qx * qy) * cz};
+    for (int64_t r = 0; r < cx * cy * cz; ++r) {
+      Launch &l = *c.blocks[r];
+      l.blockId[0] = origin[0] + r % cx;
+      l.blockId[1] = origin[1] + r / cx % cy;
+      l.blockId[2] = origin[2] + r / (cx * cy);
+    }
+    runCluster(c);
   }
-  for (char *stack : l.stacks)
-    std::free(stack);
-  std::free(l.shared);
+  Traffic sum;
+  for (Launch *l : c.blocks) {
+    for (char *stack : l->stacks)
+      std::free(stack);
+    std::free(l->shared);
+    sum.loaded += l->loaded;
+    sum.stored += l->stored;
+    sum.loads += l->loads;
+    sum.stores += l->stores;
+  }
   active = nullptr;
-  if (l.loaded || l.stored) {
+  cluster = nullptr;
+  if (sum.loaded || sum.stored) {
     if (!traffic) {
       traffic = new std::map<std::string, Traffic>();
       std::atexit(printTraffic);
     }
-    Traffic &t = (*traffic)[l.kernel];
+    Traffic &t = (*traffic)[kernel];
     ++t.launches;
-    t.loaded += l.loaded;
-    t.stored += l.stored;
-    t.loads += l.loads;
-    t.stores += l.stores;
+    t.loaded += sum.loaded;
+    t.stored += sum.stored;
+    t.loads += sum.loads;
+    t.stores += sum.stores;
   }
 }
 
@@ -1273,7 +1403,7 @@ void mpt_emu_mbarrier_wait(int64_t key, int32_t parity) {
 
 void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
                       int64_t map, int64_t key, int64_t coords,
-                      int32_t numCoords) {
+                      int32_t numCoords, int32_t multicast) {
   const auto *t = reinterpret_cast<const TensorMap *>(map);
   bool known = false;
   for (const auto &m : tensorMaps())
@@ -1286,13 +1416,84 @@ void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
   if (dst % 128)
     fail("TMA copy to shared memory not 128-byte aligned");
   checkRange("TMA copy (shared memory)", dst, t->boxBytes(), dstBase, dstSpan);
-  Mbarrier &m = mbarrier(key, "TMA copy");
-  TmaCopy c{reinterpret_cast<char *>(dst), t, {0, 0, 0, 0, 0}};
-  // Coordinates come innermost first.
-  for (int d = 0; d < t->rank; ++d)
-    c.coords[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
-  std::memset(reinterpret_cast<void *>(dst), 0xff, t->boxBytes());
-  m.copies.push_back(c);
+  Launch &l = launch();
+  const int64_t size = static_cast<int64_t>(cluster->blocks.size());
+  if (multicast >> size)
+    fail("multicast TMA copy to blocks 0x%x of a cluster of %lld blocks",
+         multicast, (long long)size);
+  // Without multicast the copy lands in this block; with it, at the same
+  // offset in each block of the mask, completing transactions of the
+  // mbarrier at the same place in each.
+  for (int64_t r = 0; r < size; ++r) {
+    Launch *to =
+        multicast ? (multicast >> r & 1 ? cluster->blocks[r] : nullptr) : &l;
+    if (!to)
+      continue;
+    checkAlive(*to, "multicast TMA copy");
+    char *at = to->shared + (dst - reinterpret_cast<int64_t>(l.shared));
+    Mbarrier &m = to->mbarriers[key];
+    if (!m.initialized)
+      fail("TMA copy on an mbarrier before mbarrier.init (in block rank "
+           "%lld of the cluster)",
+           (long long)r);
+    TmaCopy c{at, t, {0, 0, 0, 0, 0}};
+    // Coordinates come innermost first.
+    for (int d = 0; d < t->rank; ++d)
+      c.coords[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
+    std::memset(at, 0xff, t->boxBytes());
+    m.copies.push_back(c);
+    if (!multicast)
+      break;
+  }
+}
+
+/// mapa: the address in the shared memory of block `rank` of the cluster
+/// that corresponds to `addr` in this block's.
+int64_t mpt_emu_mapa(int64_t addr, int32_t rank) {
+  Launch &l = launch();
+  if (sharedOwner(addr, 1) != &l)
+    fail("mapa of an address outside the block's shared memory");
+  if (rank < 0 || rank >= static_cast<int64_t>(cluster->blocks.size()))
+    fail("mapa to block rank %d of a cluster of %lld blocks", rank,
+         (long long)cluster->blocks.size());
+  return reinterpret_cast<int64_t>(cluster->blocks[rank]->shared) +
+         (addr - reinterpret_cast<int64_t>(l.shared));
+}
+
+/// mbarrier.arrive on the mbarrier at `addr`, in the shared memory of any
+/// block of the cluster (an address from mapa: a remote arrival).
+void mpt_emu_mbarrier_arrive(int64_t addr) {
+  launch();
+  Launch *owner = sharedOwner(addr, 8);
+  if (!owner)
+    fail("mbarrier.arrive at an address outside the cluster's shared memory");
+  checkAlive(*owner, "mbarrier.arrive");
+  Mbarrier &m = owner->mbarriers[addr];
+  if (!m.initialized)
+    fail("mbarrier.arrive on an mbarrier before mbarrier.init");
+  if (m.pending <= 0)
+    fail("more arrivals on an mbarrier than its phase expects");
+  --m.pending;
+  completePhase(m);
+}
+
+/// barrier.cluster.arrive and barrier.cluster.wait.
+void mpt_emu_cluster_arrive() {
+  Fiber &f = *launch().current;
+  if (f.clusterArrival >= 0)
+    fail("barrier.cluster.arrive twice without barrier.cluster.wait");
+  f.clusterArrival = cluster->phase;
+  ++cluster->arrived;
+  releaseCluster();
+}
+
+void mpt_emu_cluster_wait() {
+  Fiber &f = *launch().current;
+  if (f.clusterArrival < 0)
+    fail("barrier.cluster.wait without barrier.cluster.arrive");
+  while (cluster->phase == f.clusterArrival)
+    block(State::AtCluster);
+  f.clusterArrival = -1;
 }
 
 void mpt_emu_wgmma(int64_t descA, int64_t descB, int32_t n, int32_t k,
@@ -1460,6 +1661,12 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_mbarrier_wait",
        reinterpret_cast<void *>(&mpt_emu_mbarrier_wait)},
       {"mpt_emu_tma_load", reinterpret_cast<void *>(&mpt_emu_tma_load)},
+      {"mpt_emu_mapa", reinterpret_cast<void *>(&mpt_emu_mapa)},
+      {"mpt_emu_mbarrier_arrive",
+       reinterpret_cast<void *>(&mpt_emu_mbarrier_arrive)},
+      {"mpt_emu_cluster_arrive",
+       reinterpret_cast<void *>(&mpt_emu_cluster_arrive)},
+      {"mpt_emu_cluster_wait", reinterpret_cast<void *>(&mpt_emu_cluster_wait)},
       {"mpt_emu_wgmma", reinterpret_cast<void *>(&mpt_emu_wgmma)},
       {"mpt_emu_wgmma_commit", reinterpret_cast<void *>(&mpt_emu_wgmma_commit)},
       {"mpt_emu_wgmma_wait", reinterpret_cast<void *>(&mpt_emu_wgmma_wait)},

@@ -63,7 +63,7 @@ module attributes {gpu.container_module} {
   }
   func.func @host() {
     %c1 = arith.constant 1 : index
-    // expected-error @below {{'gpu.launch_func' op is emulated without async tokens and clusters only}}
+    // expected-error @below {{'gpu.launch_func' op is emulated without async tokens only}}
     %u = gpu.launch_func async @k::@empty blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
     return
   }
@@ -162,18 +162,18 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Multicast TMA copies (clusters are not emulated).
+// Predicated TMA copies.
 !map = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
   gpu.module @k {
-    gpu.func @tma(%m: !map, %mask: i16) kernel {
+    gpu.func @tma(%m: !map, %p: i1) kernel {
       %c0 = arith.constant 0 : index
       %s = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
       %v = memref.view %s[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
       %b = nvgpu.mbarrier.create -> !barriers
-      // expected-error @below {{'nvgpu.tma.async.load' op is emulated without multicast and predicate only}}
-      nvgpu.tma.async.load %m[%c0, %c0], %b[%c0] to %v multicast_mask = %mask : !map, !barriers -> memref<64x64xf16, #gpu.address_space<workgroup>>
+      // expected-error @below {{'nvgpu.tma.async.load' op is emulated without a predicate only}}
+      nvgpu.tma.async.load %m[%c0, %c0], %b[%c0] to %v, predicate = %p : !map, !barriers -> memref<64x64xf16, #gpu.address_space<workgroup>>
       gpu.return
     }
   }
@@ -188,6 +188,20 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : i32
       // expected-error @below {{'nvvm.barrier' op is emulated with both a barrier id and a thread count, or neither, only}}
       nvvm.barrier id = %c1
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// An mbarrier arrival whose state token is used.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @arrive(%p: !llvm.ptr<3>) kernel {
+      // expected-error @below {{'nvvm.mbarrier.arrive' op is emulated without a count and an unused result only}}
+      %t = nvvm.mbarrier.arrive %p : !llvm.ptr<3> -> i64
+      "test.use"(%t) : (i64) -> ()
       gpu.return
     }
   }

@@ -26,7 +26,7 @@ void launch(void (*kernel)(void *, void *, int64_t), void *args,
             int64_t threads, int64_t sharedBytes = 1024, int64_t gridX = 1) {
   static const char name[] = "test";
   mpt_emu_launch(addr(name), gridX, 1, 1, threads, 1, 1, sharedBytes, kernel,
-                 args);
+                 args, 1, 1, 1);
 }
 
 uint16_t toHalf(float x) {
@@ -202,7 +202,8 @@ void idKernel(void *argsPtr, void *, int64_t) {
 TEST(GpuEmulator, EveryThreadOfEveryBlockRuns) {
   std::vector<int64_t> out(2 * 3 * 4 * 2, -1);
   static const char name[] = "ids";
-  mpt_emu_launch(addr(name), 2, 3, 1, 4, 2, 1, 0, idKernel, out.data());
+  mpt_emu_launch(addr(name), 2, 3, 1, 4, 2, 1, 0, idKernel, out.data(), 1, 1,
+                 1);
   for (int64_t block = 0; block < 6; ++block)
     for (int64_t y = 0; y < 2; ++y)
       for (int64_t x = 0; x < 4; ++x)
@@ -496,7 +497,8 @@ void tmaKernel(void *argsPtr, void *shared, int64_t) {
     mpt_emu_mbarrier_init(7, 1);
     mpt_emu_mbarrier_arrive_expect_tx(7, 8 * 128);
     int64_t coords[2] = {0, 4}; // innermost first
-    mpt_emu_tma_load(addr(shared), addr(shared), 1024, map, 7, addr(coords), 2);
+    mpt_emu_tma_load(addr(shared), addr(shared), 1024, map, 7, addr(coords), 2,
+                     0);
     args.poisonedEarly = static_cast<const uint16_t *>(shared)[0] == 0xffff;
   }
   mpt_emu_barrier();
@@ -758,6 +760,196 @@ TEST(GpuEmulatorDeathTest, NamedBarrierCountsAgree) {
   EXPECT_EXIT(launch(mismatchedNamedBarrierKernel, nullptr, 96),
               testing::ExitedWithCode(3),
               "threads arrive at barrier 2 expecting 96 and 64 threads");
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Thread-block clusters: mapa, remote mbarrier arrivals, multicast TMA and
+// barrier.cluster
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void clusterLaunch(void (*kernel)(void *, void *, int64_t), void *args,
+                   int64_t gridY, int64_t clusterY, int64_t threads = 32) {
+  static const char name[] = "cluster";
+  mpt_emu_launch(addr(name), 1, gridY, 1, threads, 1, 1, 2048, kernel, args, 1,
+                 clusterY, 1);
+}
+
+/// Block y of a cluster of two writes y + 1 into its shared memory, the
+/// cluster synchronizes, and each block reads its partner's value through
+/// mapa.
+struct ExchangeArgs {
+  int64_t seen[4];
+};
+
+void exchangeKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<ExchangeArgs *>(argsPtr);
+  int64_t y = mpt_emu_id(4), rank = y % 2;
+  if (tid() == 0)
+    *static_cast<int64_t *>(shared) = y + 1;
+  mpt_emu_cluster_arrive();
+  mpt_emu_cluster_wait();
+  if (tid() == 0)
+    args.seen[y] = *reinterpret_cast<int64_t *>(
+        mpt_emu_mapa(addr(shared), static_cast<int32_t>(1 - rank)));
+  // The partner reads this block's memory: it stays until both are done.
+  mpt_emu_cluster_arrive();
+  mpt_emu_cluster_wait();
+}
+
+TEST(GpuEmulator, BlocksOfAClusterReachEachOthersSharedMemory) {
+  ExchangeArgs args{{0, 0, 0, 0}};
+  clusterLaunch(exchangeKernel, &args, 4, 2);
+  EXPECT_EQ(args.seen[0], 2);
+  EXPECT_EQ(args.seen[1], 1);
+  EXPECT_EQ(args.seen[2], 4);
+  EXPECT_EQ(args.seen[3], 3);
+}
+
+/// Block 0 waits on its mbarrier (at shared byte 64), which only block 1's
+/// remote arrival completes.
+struct RemoteArgs {
+  bool completed = false;
+};
+
+void remoteArriveKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<RemoteArgs *>(argsPtr);
+  int64_t rank = mpt_emu_id(4) % 2;
+  int64_t barrier = addr(shared) + 64;
+  if (tid() == 0)
+    mpt_emu_mbarrier_init(barrier, 1);
+  mpt_emu_cluster_arrive();
+  mpt_emu_cluster_wait();
+  if (tid() == 0 && rank == 1)
+    mpt_emu_mbarrier_arrive(mpt_emu_mapa(barrier, 0));
+  if (rank == 0) {
+    mpt_emu_mbarrier_wait(barrier, 0);
+    args.completed = true;
+  }
+  mpt_emu_cluster_arrive();
+  mpt_emu_cluster_wait();
+}
+
+TEST(GpuEmulator, RemoteArrivalsCompleteAnotherBlocksMbarrier) {
+  RemoteArgs args;
+  clusterLaunch(remoteArriveKernel, &args, 2, 2);
+  EXPECT_TRUE(args.completed);
+}
+
+/// Each block of a cluster of two copies half of an 8 x 64 f16 tensor (rows
+/// 4 rank .. 4 rank + 3) to both blocks (mask 0b11): each block's mbarrier
+/// expects the whole box, and each block sees all 8 rows.
+struct MulticastArgs {
+  const uint16_t *tensor;
+  uint16_t *out[2];
+};
+
+void multicastKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<MulticastArgs *>(argsPtr);
+  int64_t rank = mpt_emu_id(4) % 2;
+  int64_t sizes[2] = {8, 64}, strides[2] = {64, 1}, box[2] = {4, 64};
+  static int64_t map;
+  if (tid() == 0) {
+    if (rank == 0)
+      map = mpt_emu_tensor_map(addr(args.tensor), 2, addr(sizes), addr(strides),
+                               addr(box), 2, 0, 0);
+    mpt_emu_mbarrier_init(5, 1);
+  }
+  mpt_emu_cluster_arrive();
+  mpt_emu_cluster_wait();
+  if (tid() == 0) {
+    int64_t coords[2] = {0, 4 * rank};
+    char *half = static_cast<char *>(shared) + 512 * rank;
+    mpt_emu_tma_load(addr(half), addr(shared), 1024, map, 5, addr(coords), 2,
+                     0b11);
+    mpt_emu_mbarrier_arrive_expect_tx(5, 1024);
+  }
+  mpt_emu_mbarrier_wait(5, 0);
+  if (tid() == 0)
+    std::memcpy(args.out[rank], shared, 1024);
+  mpt_emu_cluster_arrive();
+  mpt_emu_cluster_wait();
+}
+
+TEST(GpuEmulator, MulticastCopiesLandInEveryBlockOfTheMask) {
+  alignas(16) static uint16_t tensor[8 * 64];
+  static uint16_t out0[8 * 64], out1[8 * 64];
+  for (int i = 0; i < 8 * 64; ++i)
+    tensor[i] = static_cast<uint16_t>(3 * i + 1);
+  MulticastArgs args{tensor, {out0, out1}};
+  clusterLaunch(multicastKernel, &args, 2, 2);
+  for (int i = 0; i < 8 * 64; ++i) {
+    ASSERT_EQ(out0[i], tensor[i]) << "block 0, element " << i;
+    ASSERT_EQ(out1[i], tensor[i]) << "block 1, element " << i;
+  }
+}
+
+void clusterBarrierOnceKernel(void *, void *, int64_t) {
+  // Block 1's threads never arrive.
+  if (mpt_emu_id(4) % 2 == 0) {
+    mpt_emu_cluster_arrive();
+    mpt_emu_cluster_wait();
+  } else {
+    mpt_emu_barrier();
+  }
+}
+
+void clusterSpinKernel(void *, void *, int64_t) {
+  // Block 1's threads wait on an mbarrier that never completes: block 0
+  // waits at the cluster barrier for them.
+  if (mpt_emu_id(4) % 2 == 1) {
+    mpt_emu_mbarrier_init(9, 1);
+    mpt_emu_mbarrier_wait(9, 0);
+  }
+  mpt_emu_cluster_arrive();
+  mpt_emu_cluster_wait();
+}
+
+TEST(GpuEmulatorDeathTest, ClusterBarrierWaitsForEveryBlock) {
+  // Threads that exit without arriving do not count: block 0 goes on.
+  clusterLaunch(clusterBarrierOnceKernel, nullptr, 2, 2);
+  EXPECT_EXIT(clusterLaunch(clusterSpinKernel, nullptr, 2, 2),
+              testing::ExitedWithCode(3),
+              "deadlock: 32 threads wait on an mbarrier phase that does not "
+              "complete, 32 threads wait at barrier.cluster");
+}
+
+void mapaOutsideKernel(void *, void *, int64_t) {
+  int64_t local = 0;
+  mpt_emu_mapa(addr(&local), 1);
+}
+
+TEST(GpuEmulatorDeathTest, MapaTakesSharedAddresses) {
+  EXPECT_EXIT(clusterLaunch(mapaOutsideKernel, nullptr, 2, 2),
+              testing::ExitedWithCode(3),
+              "mapa of an address outside the block's shared memory");
+}
+
+void multicastOutsideKernel(void *, void *shared, int64_t) {
+  alignas(16) static uint16_t tensor[8 * 64];
+  int64_t sizes[2] = {8, 64}, strides[2] = {64, 1}, box[2] = {4, 64};
+  int64_t map = mpt_emu_tensor_map(addr(tensor), 2, addr(sizes), addr(strides),
+                                   addr(box), 2, 0, 0);
+  int64_t coords[2] = {0, 0};
+  mpt_emu_mbarrier_init(5, 1);
+  mpt_emu_tma_load(addr(shared), addr(shared), 1024, map, 5, addr(coords), 2,
+                   0b100);
+}
+
+TEST(GpuEmulatorDeathTest, MulticastMasksNameBlocksOfTheCluster) {
+  EXPECT_EXIT(clusterLaunch(multicastOutsideKernel, nullptr, 2, 2),
+              testing::ExitedWithCode(3),
+              "multicast TMA copy to blocks 0x4 of a cluster of 2 blocks");
+}
+
+TEST(GpuEmulatorDeathTest, ClustersTileTheGrid) {
+  EXPECT_EXIT(clusterLaunch(exchangeKernel, nullptr, 3, 2),
+              testing::ExitedWithCode(3),
+              "clusters of 1 x 2 x 1 blocks do not tile the grid of 1 x 3 x "
+              "1 blocks");
 }
 
 } // namespace

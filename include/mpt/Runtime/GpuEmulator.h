@@ -36,12 +36,15 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count);
 // The functions themselves (the ABI that mpt-gpu-emulation calls).
 // Addresses travel as int64_t.
 extern "C" {
-/// Runs `kernel(args, shared, sharedBytes)` for every thread of every block;
-/// `name` is the kernel's NUL-terminated name (for errors).
+/// Runs `kernel(args, shared, sharedBytes)` for every thread of every block,
+/// the blocks of each cluster of `clusterX` x `clusterY` x `clusterZ` (1 x
+/// 1 x 1 without clusters) together; `name` is the kernel's NUL-terminated
+/// name (for errors).
 void mpt_emu_launch(
     int64_t name, int64_t gridX, int64_t gridY, int64_t gridZ, int64_t blockX,
     int64_t blockY, int64_t blockZ, int64_t sharedBytes,
-    void (*kernel)(void *args, void *shared, int64_t sharedBytes), void *args);
+    void (*kernel)(void *args, void *shared, int64_t sharedBytes), void *args,
+    int64_t clusterX, int64_t clusterY, int64_t clusterZ);
 /// 0-2: thread id, 3-5: block id, 6-8: block size, 9-11: grid size.
 int64_t mpt_emu_id(int32_t which);
 void mpt_emu_barrier();
@@ -86,17 +89,30 @@ int32_t mpt_emu_tf32(float x);
 int64_t mpt_emu_tensor_map(int64_t base, int32_t rank, int64_t sizes,
                            int64_t strides, int64_t box, int32_t elementBytes,
                            int32_t swizzleBytes, int32_t oobNan);
-/// mbarriers of the current block, named by `key`.
+/// mbarriers of the current block, named by `key` (an nvgpu mbarrier group's
+/// key plus the index, or the mbarrier's address in shared memory).
 void mpt_emu_mbarrier_init(int64_t key, int64_t count);
 void mpt_emu_mbarrier_arrive_expect_tx(int64_t key, int64_t bytes);
 /// Waits until the phase with parity `parity` has completed.
 void mpt_emu_mbarrier_wait(int64_t key, int32_t parity);
 /// cp.async.bulk.tensor of `map`'s box at `coords` (`numCoords` int64_t,
 /// innermost first) to `dst` within [dstBase, dstBase + dstSpan),
-/// completing transaction bytes of mbarrier `key`.
+/// completing transaction bytes of mbarrier `key`; with a `multicast` mask
+/// of block ranks, to the same offset in each of those blocks of the
+/// cluster, completing bytes of mbarrier `key` in each.
 void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
                       int64_t map, int64_t key, int64_t coords,
-                      int32_t numCoords);
+                      int32_t numCoords, int32_t multicast);
+/// mapa: `addr` in this block's shared memory mapped to block `rank` of the
+/// cluster.
+int64_t mpt_emu_mapa(int64_t addr, int32_t rank);
+/// mbarrier.arrive on the mbarrier at `addr` (this block's, or from mapa,
+/// another block's of the cluster).
+void mpt_emu_mbarrier_arrive(int64_t addr);
+/// barrier.cluster.arrive and barrier.cluster.wait (all threads of the
+/// cluster that have not exited).
+void mpt_emu_cluster_arrive();
+void mpt_emu_cluster_wait();
 /// wgmma.mma_async m64n`n`k`k` (kind 1: f16, 2: bf16, 3: tf32) with
 /// descriptors `descA`, `descB`, layouts 0: row, 1: col; `c` and `d` are
 /// this thread's n / 2 f32 accumulators (C ignored unless `accumulate`).

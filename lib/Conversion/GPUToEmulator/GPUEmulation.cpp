@@ -529,7 +529,9 @@ private:
                NVVM::FenceMbarrierInitOp, NVVM::WgmmaFenceAlignedOp,
                NVVM::WgmmaMmaAsyncOp, NVVM::WgmmaGroupSyncAlignedOp,
                NVVM::WgmmaWaitGroupSyncOp, NVVM::ThreadIdXOp, NVVM::ThreadIdYOp,
-               NVVM::ThreadIdZOp, LLVM::AddrSpaceCastOp>(op);
+               NVVM::ThreadIdZOp, LLVM::AddrSpaceCastOp, NVVM::MBarrierInitOp,
+               NVVM::MBarrierArriveOp, NVVM::MBarrierTryWaitParityOp,
+               NVVM::MapaOp, NVVM::ClusterArriveOp, NVVM::ClusterWaitOp>(op);
   }
 
   /// The ops of the sm_90a kernels: mbarriers and TMA (nvgpu), wgmma (NVVM,
@@ -550,6 +552,41 @@ private:
       return replaceWithI32(b, o, id(loc, 2));
     if (auto o = dyn_cast<LLVM::AddrSpaceCastOp>(op))
       return replace(op, o.getArg());
+    // The mbarriers that NVVM ops address (the clusters' release barriers)
+    // are keyed by their addresses.
+    auto address = [&](Value ptr) {
+      return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr).getResult();
+    };
+    if (auto o = dyn_cast<NVVM::MapaOp>(op)) {
+      Value mapped = rt.call(b, loc, "mpt_emu_mapa",
+                             {address(o.getA()), o.getB()}, {b.getI64Type()});
+      return replace(op, LLVM::IntToPtrOp::create(b, loc, o.getType(), mapped));
+    }
+    if (auto o = dyn_cast<NVVM::MBarrierInitOp>(op)) {
+      if (o.getPredicate())
+        return o.emitOpError("is emulated without a predicate only");
+      rt.call(b, loc, "mpt_emu_mbarrier_init",
+              {address(o.getAddr()),
+               arith::ExtUIOp::create(b, loc, b.getI64Type(), o.getCount())});
+    } else if (auto o = dyn_cast<NVVM::MBarrierArriveOp>(op)) {
+      if (o.getCount() || (o.getRes() && !o.getRes().use_empty()))
+        return o.emitOpError(
+            "is emulated without a count and an unused result only");
+      rt.call(b, loc, "mpt_emu_mbarrier_arrive", {address(o.getAddr())});
+    } else if (auto o = dyn_cast<NVVM::MBarrierTryWaitParityOp>(op)) {
+      rt.call(b, loc, "mpt_emu_mbarrier_wait",
+              {address(o.getAddr()), o.getPhase()});
+    } else if (isa<NVVM::ClusterArriveOp>(op)) {
+      rt.call(b, loc, "mpt_emu_cluster_arrive", {});
+    } else if (isa<NVVM::ClusterWaitOp>(op)) {
+      rt.call(b, loc, "mpt_emu_cluster_wait", {});
+    }
+    if (isa<NVVM::MBarrierInitOp, NVVM::MBarrierArriveOp,
+            NVVM::MBarrierTryWaitParityOp, NVVM::ClusterArriveOp,
+            NVVM::ClusterWaitOp>(op)) {
+      op->erase();
+      return success();
+    }
     if (isa<nvgpu::MBarrierCreateOp>(op)) {
       op->getResult(0).replaceAllUsesWith(
           mbarrierGroups.lookup(op->getResult(0)));
@@ -591,9 +628,8 @@ private:
               {mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
                i32(o.getPhaseParity())});
     } else if (auto o = dyn_cast<nvgpu::TmaAsyncLoadOp>(op)) {
-      if (o.getMulticastMask() || o.getPredicate())
-        return o.emitOpError(
-            "is emulated without multicast and predicate only");
+      if (o.getPredicate())
+        return o.emitOpError("is emulated without a predicate only");
       FailureOr<Value> map = tensorMap(b, op, o.getTensorMapDescriptor());
       if (failed(map))
         return failure();
@@ -607,7 +643,12 @@ private:
       rt.call(b, loc, "mpt_emu_tma_load",
               {dst.addr, dst.base, dst.span, *map,
                mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
-               spillScalars(b, loc, coords), constI32(b, loc, coords.size())});
+               spillScalars(b, loc, coords), constI32(b, loc, coords.size()),
+               o.getMulticastMask()
+                   ? arith::ExtUIOp::create(b, loc, b.getI32Type(),
+                                            o.getMulticastMask())
+                         .getResult()
+                   : constI32(b, loc, 0)});
     } else if (auto o = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
       return convertWgmma(b, o);
     } else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op)) {
@@ -1262,9 +1303,8 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     }
     auto launch = cast<gpu::LaunchFuncOp>(op);
     if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty() ||
-        launch.hasClusterSize() || launch.getAsyncObject())
-      return launch.emitOpError(
-          "is emulated without async tokens and clusters only");
+        launch.getAsyncObject())
+      return launch.emitOpError("is emulated without async tokens only");
     std::string qualified = (launch.getKernelModuleName().getValue() +
                              "::" + launch.getKernelName().getValue())
                                 .str();
@@ -1306,6 +1346,11 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
                     launch.getBlockSizeY(), launch.getBlockSizeZ()})
       args.push_back(i64(b, loc, v));
     args.append({shared, fnPtr, slot});
+    for (Value v : {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                    launch.getClusterSizeZ()})
+      args.push_back(v ? i64(b, loc, v)
+                       : arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1)
+                             .getResult());
     rt.call(b, loc, "mpt_emu_launch", args);
     op->erase();
     return success();
