@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -112,6 +113,43 @@ MPT_RUNTIME_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
         function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
   CHECK(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
                        smem, stream, params, extra));
+}
+
+/// Launches `function` in thread-block clusters of clusterX x clusterY x
+/// clusterZ blocks (gpu.launch_func with `clusters in`), which tile the
+/// grid; otherwise as mgpuLaunchKernel.
+MPT_RUNTIME_EXPORT void mgpuLaunchClusterKernel(
+    CUfunction function, intptr_t clusterX, intptr_t clusterY,
+    intptr_t clusterZ, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+    intptr_t blockX, intptr_t blockY, intptr_t blockZ, int32_t smem,
+    CUstream stream, void **params, void **extra, size_t /*paramsCount*/) {
+  ScopedContext context;
+  if (smem > 48 * 1024)
+    CHECK(cuFuncSetAttribute(
+        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem));
+  // Clusters of more than 8 blocks (up to 16 on H100) are opted into.
+  if (clusterX * clusterY * clusterZ > 8)
+    CHECK(cuFuncSetAttribute(
+        function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
+  CUlaunchAttribute cluster;
+  std::memset(&cluster, 0, sizeof(cluster));
+  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster.value.clusterDim.x = static_cast<unsigned>(clusterX);
+  cluster.value.clusterDim.y = static_cast<unsigned>(clusterY);
+  cluster.value.clusterDim.z = static_cast<unsigned>(clusterZ);
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = static_cast<unsigned>(gridX);
+  config.gridDimY = static_cast<unsigned>(gridY);
+  config.gridDimZ = static_cast<unsigned>(gridZ);
+  config.blockDimX = static_cast<unsigned>(blockX);
+  config.blockDimY = static_cast<unsigned>(blockY);
+  config.blockDimZ = static_cast<unsigned>(blockZ);
+  config.sharedMemBytes = static_cast<unsigned>(smem);
+  config.hStream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  CHECK(cuLaunchKernelEx(&config, function, params, extra));
 }
 
 namespace {

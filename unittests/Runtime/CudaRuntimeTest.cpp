@@ -25,6 +25,12 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, CUstream stream,
                       void **params, void **extra, size_t paramsCount);
+void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, CUstream stream, void **params,
+                             void **extra, size_t paramsCount);
 void mgpuMemset32(void *dst, unsigned int value, size_t count, CUstream stream);
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream);
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream, bool isHostShared);
@@ -41,6 +47,8 @@ struct Calls {
   int streamsCreated = 0, streamsDestroyed = 0;
   int launches = 0, sharedOptIns = 0, lastSharedOptIn = 0, lastLaunchShared = 0;
   int mapsEncoded = 0;
+  int clusterLaunches = 0, nonPortableOptIns = 0;
+  unsigned lastCluster[3] = {0, 0, 0}, lastGrid[3] = {0, 0, 0};
   std::vector<cuuint32_t> lastBox;
   int contextDepth = 0; // contexts pushed and not popped
   int memsets = 0, memsetsWithoutContext = 0;
@@ -104,6 +112,23 @@ CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute attribute,
     ++calls.sharedOptIns;
     calls.lastSharedOptIn = value;
   }
+  if (attribute == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED)
+    ++calls.nonPortableOptIns;
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction, void **,
+                          void **) {
+  ++calls.clusterLaunches;
+  calls.lastLaunchShared = static_cast<int>(config->sharedMemBytes);
+  calls.lastGrid[0] = config->gridDimX;
+  calls.lastGrid[1] = config->gridDimY;
+  calls.lastGrid[2] = config->gridDimZ;
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      calls.lastCluster[0] = config->attrs[i].value.clusterDim.x;
+      calls.lastCluster[1] = config->attrs[i].value.clusterDim.y;
+      calls.lastCluster[2] = config->attrs[i].value.clusterDim.z;
+    }
   return CUDA_SUCCESS;
 }
 CUresult cuLaunchKernel(CUfunction, unsigned int, unsigned int, unsigned int,
@@ -265,6 +290,26 @@ TEST(CudaRuntime, LargeSharedMemoryIsOptedIntoBeforeTheLaunch) {
                    nullptr, 0);
   EXPECT_EQ(calls.sharedOptIns, optIns + 1);
   EXPECT_EQ(calls.launches, launches + 2);
+}
+
+TEST(CudaRuntime, ClusterLaunchesPassTheClusterShape) {
+  int optIns = calls.sharedOptIns, launches = calls.clusterLaunches;
+  mgpuLaunchClusterKernel(nullptr, 1, 2, 1, 32, 64, 1, 384, 1, 1, 197664,
+                          nullptr, nullptr, nullptr, 0);
+  EXPECT_EQ(calls.clusterLaunches, launches + 1);
+  EXPECT_EQ(calls.sharedOptIns, optIns + 1);
+  EXPECT_EQ(calls.lastLaunchShared, 197664);
+  EXPECT_EQ(calls.lastGrid[0], 32u);
+  EXPECT_EQ(calls.lastGrid[1], 64u);
+  EXPECT_EQ(calls.lastCluster[0], 1u);
+  EXPECT_EQ(calls.lastCluster[1], 2u);
+  EXPECT_EQ(calls.lastCluster[2], 1u);
+  EXPECT_EQ(calls.nonPortableOptIns, 0);
+  // More than 8 blocks (H100 takes up to 16) are opted into.
+  mgpuLaunchClusterKernel(nullptr, 16, 1, 1, 32, 1, 1, 128, 1, 1, 0, nullptr,
+                          nullptr, nullptr, 0);
+  EXPECT_EQ(calls.nonPortableOptIns, 1);
+  EXPECT_EQ(calls.lastCluster[0], 16u);
 }
 
 TEST(CudaRuntime, CopiesAndMemsetsRunWithACurrentContext) {
