@@ -4,6 +4,7 @@
 // RUN: mpt-opt %t/block-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{block-tile=64x64}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/warp-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{warp-tile=32x0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/stages.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{stages=9}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/cluster-m.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{cluster-m=4}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/group-m.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{group-m=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/sms.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{sms=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/simt-vector-bytes.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{simt-vector-bytes=12}))" -verify-diagnostics -o /dev/null
@@ -39,6 +40,12 @@ func.func @f() {
 
 //--- stages.mlir
 // expected-error @+1 {{mpt-linalg-to-tensor-cores: stages=9 is out of range; expected 0 (by target and shape) to 8}}
+func.func @f() {
+  return
+}
+
+//--- cluster-m.mlir
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: cluster-m=4 is out of range; expected 1 (no clusters) or 2 (pairs of blocks along M that share B's tiles)}}
 func.func @f() {
   return
 }

@@ -43,6 +43,33 @@
 // RUN: %extract_kernels %t/ping.mlir %t/ping > /dev/null && cat %t/ping/*.ptx | FileCheck %s --check-prefix=PINGPONG-PTX
 // RUN: %if cuda-toolkit %{ for ptx in %t/ping/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
 // PINGPONG: remark: matmul 8192x8192x512 on Tensor Cores: wgmma m64n128k16 {{.*}}, block 128x128x64, 2 warpgroups of 128x128 on alternate tiles, 6-stage mbarrier pipeline, 197632 bytes of shared memory, {{.*}}, persistent (132 blocks over 4096 tiles, epilogue from registers, ping-pong)
+// cluster-m=2: clusters of two blocks one above the other (1 x 2 x 1; 2 x
+// 1 x 1 when persistent), each copying half of their common B tile to both
+// (TMA multicast), each releasing a stage on the release barriers of both
+// (mapa, mbarrier.arrive.release.cluster), which lie in dynamic shared
+// memory after the stages (32 more bytes); the cluster synchronizes after
+// the barriers are initialized and before it exits. ptxas as above.
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 cluster-m=2" -o %t/cl.mlir 2>&1 | FileCheck %s --check-prefix=CLUSTER
+// RUN: %extract_kernels %t/cl.mlir %t/cl > /dev/null && cat %t/cl/gemm_kernel.ptx | FileCheck %s --check-prefix=CLUSTER-PTX
+// RUN: FileCheck %s --check-prefix=CLUSTER-HOST < %t/cl.mlir
+// RUN: %if cuda-toolkit %{ for ptx in %t/cl/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 persistent=1 cluster-m=2" -o %t/pcl.mlir 2>&1 | FileCheck %s --check-prefix=PCLUSTER
+// RUN: %extract_kernels %t/pcl.mlir %t/pcl > /dev/null && cat %t/pcl/gemm_many_kernel.ptx | FileCheck %s --check-prefix=CLUSTER-PTX
+// RUN: %if cuda-toolkit %{ for ptx in %t/pcl/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
+// CLUSTER: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 197664 bytes of shared memory, warp-specialized (a producer warpgroup issues the copies), clusters of 2 blocks along M sharing B's tiles (TMA multicast), fused rounding to f16
+// CLUSTER: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 blocks along M sharing B's tiles (TMA multicast), blocks in groups of 8 rows of tiles (of clusters)
+// CLUSTER-HOST: gpu.launch_func {{.*}}@gemm_kernel::@gemm_kernel clusters in (%[[ONE:[0-9]+]], %[[TWO:[0-9]+]], %[[ONE]]) blocks in (%[[TWO]], %[[TWO]], %[[ONE]])
+// CLUSTER-PTX: .maxntid 384, 1, 1
+// CLUSTER-PTX-DAG: fence.mbarrier_init.release.cluster;
+// CLUSTER-PTX-DAG: barrier.cluster.arrive;
+// CLUSTER-PTX-DAG: barrier.cluster.wait;
+// CLUSTER-PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// CLUSTER-PTX-DAG: mapa.shared::cluster.u64 {{.*}}, 0;
+// CLUSTER-PTX-DAG: mapa.shared::cluster.u64 {{.*}}, 1;
+// CLUSTER-PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
+// CLUSTER-PTX-DAG: mbarrier.try_wait.parity.shared.b64
+// CLUSTER-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PCLUSTER: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 blocks along M sharing B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles, epilogue from registers)
 // PINGPONG-PTX: .maxntid 384, 1, 1
 // PINGPONG-PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
 // PINGPONG-PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16

@@ -77,7 +77,17 @@ def ConvertLinalgToTensorCores
       accumulators per thread; `block-tile` at most 64x256 or 128x128) from
       stages of that tile alone (up to 6); the ring orders them, so that one
       consumer's products run while the other stores its tile (CUTLASS's
-      ping-pong schedule). An operand that a `linalg.transpose` of its last
+      ping-pong schedule). With `cluster-m=2` (which implies
+      `warp-specialize=1`, and combines with `persistent` and `pingpong`)
+      the blocks form thread-block clusters of two whose tiles of C lie one
+      above the other; each block's producer copies half of their common B
+      tile (whole 64-column boxes, so BN a multiple of 128, or half the
+      rows of a transposed B) to both blocks with one multicast TMA copy,
+      and a stage is refilled once the consumers of both blocks have
+      released it (each consumer arrives on both blocks' release barriers
+      through `mapa`); the cluster synchronizes after initializing its
+      barriers and before it exits. The block order and the persistent
+      loop go over the clusters' tiles (2 BM x BN). An operand that a `linalg.transpose` of its last
       two dimensions wrote (the backward pass's `transpose_a` /
       `transpose_b`: dW = X^T dY, dX = dY W^T) is read from the transpose's
       input as it lies in memory: A^T (K x M) as M-major tiles of 64 x 64
@@ -167,6 +177,11 @@ def ConvertLinalgToTensorCores
            "Persistent wgmma kernels (sm_90a) whose two consumer warpgroups "
            "take alternate tiles, one's products running while the other "
            "stores (implies persistent)">,
+    Option<"clusterM", "cluster-m", "int64_t", /*default=*/"1",
+           "wgmma kernels (sm_90a) in thread-block clusters of this many "
+           "blocks along M (1 or 2), each copying its share of their common "
+           "B tile to all of them with TMA multicast (2 implies "
+           "warp-specialize)">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
            "Blocks of the Tensor Core kernels in groups of this many rows of "
            "tiles, for L2 reuse (1: row by row)">,

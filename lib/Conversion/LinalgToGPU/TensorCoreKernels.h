@@ -233,11 +233,19 @@ struct WgmmaTiles {
   /// tiles, each the whole `bm` x `bn` tile; otherwise they share each tile,
   /// 64 rows each.
   bool pingpong = false;
+  /// Blocks of a thread-block cluster along M (specialized too): blocks
+  /// with tiles of C one above the other, each copying its share of their
+  /// common B tile to all of them (TMA multicast).
+  int64_t cluster = 1;
   /// Consumer warpgroups.
   int64_t warpgroups() const { return pingpong ? 2 : bm / 64; }
   /// The rows of a tile that one consumer warpgroup computes.
   int64_t consumerRows() const { return pingpong ? bm : 64; }
   int64_t threads() const { return 128 * (warpgroups() + specialized); }
+  /// Where the stages' release mbarriers lie in the (1024-byte aligned)
+  /// dynamic shared memory of a clustered kernel (other blocks of the
+  /// cluster arrive on them), after the stages and the epilogue's staging.
+  int64_t releaseBarrierOffset() const;
   /// Dynamic shared memory of the kernel, in bytes.
   int64_t sharedBytes() const;
 };
@@ -249,6 +257,7 @@ struct WgmmaOptions {
   bool specialized = false;  // warp-specialize
   bool persistent = false;   // persistent (implies specialized)
   bool pingpong = false;     // ping-pong (implies persistent)
+  int64_t clusterM = 1;      // blocks of a cluster along M (1 or 2)
   int64_t sms = 132;         // SMs the grid aims to fill
 };
 

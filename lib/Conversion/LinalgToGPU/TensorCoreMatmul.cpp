@@ -242,6 +242,13 @@ struct ConvertLinalgToTensorCoresPass
           << " is out of range; expected 0 (by target and shape) to 8";
       return signalPassFailure();
     }
+    if (clusterM != 1 && clusterM != 2) {
+      getOperation().emitError()
+          << "mpt-linalg-to-tensor-cores: cluster-m=" << int64_t(clusterM)
+          << " is out of range; expected 1 (no clusters) or 2 (pairs of "
+             "blocks along M that share B's tiles)";
+      return signalPassFailure();
+    }
     if (groupM < 1) {
       getOperation().emitError()
           << "mpt-linalg-to-tensor-cores: group-m=" << int64_t(groupM)
@@ -358,6 +365,7 @@ struct ConvertLinalgToTensorCoresPass
       wgmma.specialized = warpSpecialize || persistent || pingpong;
       wgmma.persistent = persistent || pingpong;
       wgmma.pingpong = pingpong;
+      wgmma.clusterM = clusterM;
       wgmma.sms = sms;
       if (hopper) {
         // wgmma reads the swap of the last two dims (TMA boxes of a plain
@@ -420,7 +428,8 @@ struct ConvertLinalgToTensorCoresPass
       BlockOrder order;
       if (hopperTiles) {
         const WgmmaTiles &t = *hopperTiles;
-        order = BlockOrder::of(*info, t.bm, t.bn, groupM);
+        // (With clusters, the order goes over the clusters' tiles.)
+        order = BlockOrder::of(*info, t.bm * t.cluster, t.bn, groupM);
         buildWgmmaKernel(b, loc, kernelInfo, t, groupM, store);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
@@ -435,9 +444,13 @@ struct ConvertLinalgToTensorCoresPass
           os << ", B read from the transpose's input (K-major tiles)";
         if (t.specialized)
           os << ", warp-specialized (a producer warpgroup issues the copies)";
+        if (t.cluster > 1)
+          os << ", clusters of " << t.cluster
+             << " blocks along M sharing B's tiles (TMA multicast)";
         if (t.persistentBlocks) {
-          int64_t tiles =
-              order.mTiles * order.nTiles * std::max<int64_t>(info->batch, 1);
+          int64_t tiles = llvm::divideCeil(info->m, t.bm) *
+                          llvm::divideCeil(info->n, t.bn) *
+                          std::max<int64_t>(info->batch, 1);
           os << ", persistent (" << t.persistentBlocks
              << (t.persistentBlocks > 1 ? " blocks" : " block") << " over "
              << tiles << (tiles > 1 ? " tiles" : " tile")
@@ -488,6 +501,8 @@ struct ConvertLinalgToTensorCoresPass
       if (epilogue)
         os << ", " << epilogue->describe();
       os << order.describe();
+      if (hopperTiles && hopperTiles->cluster > 1 && order.grouped())
+        os << " (of clusters)";
       op.emitRemark() << "matmul " << info->m << "x" << info->n << "x"
                       << info->k
                       << (info->batch

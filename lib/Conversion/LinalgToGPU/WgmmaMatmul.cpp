@@ -40,6 +40,14 @@
 // in turns (an mbarrier each): one starts a tile once the other has passed
 // the waits of the tile before, so one consumer's products run while the
 // other stores its tile.
+// Clusters (warp-specialized too): `cluster` blocks whose tiles of C lie one
+// above the other; each producer copies its share of their common B tile to
+// all of them (multicast TMA, completing bytes of each block's mbarrier),
+// so a stage is refilled only once the consumers of every block of the
+// cluster have released it: the release barriers, in dynamic shared memory
+// after the stages, count them all, and each consumer arrives on every
+// block's (mapa). The cluster synchronizes after the barriers are
+// initialized and before it exits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,10 +143,16 @@ Value issueWgmmas(OpBuilder &b, Location loc, const MatmulInfo &info,
 }
 } // namespace
 
-int64_t WgmmaTiles::sharedBytes() const {
+int64_t WgmmaTiles::releaseBarrierOffset() const {
   // The persistent kernel's epilogue stores from registers.
   int64_t epilogue = persistentBlocks ? 0 : epilogueBytes(bm, bn);
-  return std::max(stages * stageBytes(bm, bn), epilogue) + kSwizzleAlign;
+  return std::max(stages * stageBytes(bm, bn), epilogue);
+}
+
+int64_t WgmmaTiles::sharedBytes() const {
+  // A cluster's release barriers: one per stage, and ping-pong's extra one.
+  int64_t barriers = cluster > 1 ? 8 * (stages + (pingpong ? 1 : 0)) : 0;
+  return releaseBarrierOffset() + barriers + kSwizzleAlign;
 }
 
 std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
@@ -168,8 +182,13 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                 "would read the next batch)");
   WgmmaTiles t;
   bool persistent = options.persistent || options.pingpong;
-  t.specialized = options.specialized || persistent;
+  t.cluster = options.clusterM;
+  t.specialized = options.specialized || persistent || t.cluster > 1;
   t.pingpong = options.pingpong;
+  // A block of a cluster copies 1 / cluster of B's tile for all of them:
+  // whole 64-column boxes of N-major B, or rows of K-major B (B^T).
+  const int64_t minBn =
+      t.cluster > 1 && !info.transposedB ? 64 * t.cluster : 64;
   if (!blockTile.empty()) {
     SmallVector<int64_t> s = *parseSizes(blockTile, 3);
     if (s[2] != kWgmmaBlockK || s[0] % 64 || s[0] > 256 || s[1] % 64 ||
@@ -179,6 +198,12 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                   "(one warpgroup per 64 rows, one wgmma per 16 of K)");
     t.bm = s[0];
     t.bn = s[1];
+    if (t.bn % minBn)
+      return fail("block-tile=" + blockTile + " with cluster-m=" +
+                  Twine(t.cluster) + ": each block of the cluster multicasts " +
+                  "whole 64-column boxes of B's 64 x BN tile, so BN must be a "
+                  "multiple of " +
+                  Twine(minBn));
     if (t.pingpong && t.bm * t.bn > 128 * 128)
       return fail("block-tile=" + blockTile +
                   " holds more than 128 accumulators per thread of the one "
@@ -191,23 +216,26 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     t.bm = 128;
     t.bn = t.pingpong ? 128 : 256;
     auto blocks = [&]() -> int64_t {
-      return llvm::divideCeil(info.m, t.bm) * llvm::divideCeil(info.n, t.bn) *
-             std::max<int64_t>(info.batch, 1);
+      return llvm::divideCeil(info.m, t.bm * t.cluster) * t.cluster *
+             llvm::divideCeil(info.n, t.bn) * std::max<int64_t>(info.batch, 1);
     };
     int64_t fill = t.pingpong ? 2 * options.sms : options.sms;
-    while (blocks() < fill && (t.bn > 64 || t.bm > 64)) {
-      if (t.bn > 64)
+    while (blocks() < fill && (t.bn > minBn || t.bm > 64)) {
+      if (t.bn > minBn)
         t.bn /= 2;
       else
         t.bm /= 2;
     }
   }
   int64_t kTiles = llvm::divideCeil(info.k, kWgmmaBlockK);
-  int64_t tiles = llvm::divideCeil(info.m, t.bm) *
+  // Tiles of the clusters (t.cluster tiles of C one above the other).
+  int64_t tiles = llvm::divideCeil(info.m, t.bm * t.cluster) *
                   llvm::divideCeil(info.n, t.bn) *
                   std::max<int64_t>(info.batch, 1);
   if (persistent)
-    t.persistentBlocks = std::min(tiles, options.sms);
+    t.persistentBlocks =
+        t.cluster *
+        std::min(tiles, std::max<int64_t>(options.sms / t.cluster, 1));
   if (options.stages > 0) {
     t.stages = options.stages;
   } else {
@@ -246,7 +274,12 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t threads = t.threads();
   const int64_t consumers = t.warpgroups();
   const bool persistent = t.persistentBlocks > 0;
-  BlockOrder order = BlockOrder::of(info, t.bm, t.bn, groupM);
+  // Clusters: `cl` blocks with tiles one above the other, each a rank of
+  // the cluster; the block order and the persistent loop go over their
+  // tiles of cl * bm x bn, which `slots` clusters take in turn.
+  const int64_t cl = t.cluster;
+  const int64_t slots = t.persistentBlocks / cl;
+  BlockOrder order = BlockOrder::of(info, t.bm * cl, t.bn, groupM);
   const int64_t tilesPerBatch = order.mTiles * order.nTiles;
   const int64_t tiles = tilesPerBatch * std::max<int64_t>(info.batch, 1);
 
@@ -279,7 +312,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // side by side; B: 64 x 64 boxes of K x N, bn / 64 side by side, or
   // (transposed, K-major) one bn x 64 box of N x K.
   Value hostA = tensorMap(info.a, info.transposedA ? bk : t.bm);
-  Value hostB = tensorMap(info.b, info.transposedB ? t.bn : bk);
+  Value hostB = tensorMap(info.b, info.transposedB ? t.bn / cl : bk);
   auto toPointer = [&](Value map) {
     return UnrealizedConversionCastOp::create(outer, loc, pointer, map)
         .getResult(0);
@@ -290,19 +323,34 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
 
   Value smemSize = arith::ConstantIntOp::create(outer, loc, outer.getI32Type(),
                                                 t.sharedBytes());
-  // One block per tile, or (persistent) one per SM, each looping over tiles.
+  // One block per tile, or (persistent) one per SM, each looping over tiles;
+  // clusters of cl blocks along y (x when persistent).
+  auto clusterSize = [&](bool along) {
+    return cl > 1 ? hm.c(along ? cl : 1) : Value();
+  };
   auto launch =
       persistent
-          ? gpu::LaunchOp::create(outer, loc, hm.c(t.persistentBlocks), hm.c(1),
-                                  hm.c(1), hm.c(threads), hm.c(1), hm.c(1),
-                                  smemSize)
-          : gpu::LaunchOp::create(outer, loc, hm.c(order.nTiles),
-                                  hm.c(order.mTiles),
-                                  hm.c(std::max<int64_t>(info.batch, 1)),
-                                  hm.c(threads), hm.c(1), hm.c(1), smemSize);
+          ? gpu::LaunchOp::create(
+                outer, loc, hm.c(t.persistentBlocks), hm.c(1), hm.c(1),
+                hm.c(threads), hm.c(1), hm.c(1), smemSize, nullptr, {}, {}, {},
+                clusterSize(true), clusterSize(false), clusterSize(false))
+          : gpu::LaunchOp::create(
+                outer, loc, hm.c(order.nTiles), hm.c(order.mTiles * cl),
+                hm.c(std::max<int64_t>(info.batch, 1)), hm.c(threads), hm.c(1),
+                hm.c(1), smemSize, nullptr, {}, {}, {}, clusterSize(false),
+                clusterSize(true), clusterSize(false));
+  // (The builder leaves out the body's cluster ids and sizes.)
+  if (cl > 1)
+    for (int i = 0; i < 6; ++i)
+      launch.getBody().front().addArgument(outer.getIndexType(), loc);
   OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
   IndexMath im{b, loc};
   Value tx = launch.getThreadIds().x;
+  // The block's rank in its cluster (clusters tile the grid).
+  Value rank = cl > 1 ? im.rem(persistent ? launch.getBlockIds().x
+                                          : launch.getBlockIds().y,
+                               cl)
+                      : Value();
   Value warpgroup = im.div(tx, 128);
   auto fromPointer = [&](Value ptr, Type type) {
     return UnrealizedConversionCastOp::create(b, loc, type, ptr).getResult(0);
@@ -315,7 +363,10 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   struct Tile {
     Value batch, mBase, nBase;
   };
+  // (A cluster's tile `mTile`: rank r's is tile cl * mTile + r of C.)
   auto tileAt = [&](IndexMath &tm, Value mTile, Value nTile, Value batch) {
+    if (rank)
+      mTile = tm.add(tm.mul(mTile, cl), rank);
     return Tile{batch, tm.mul(mTile, t.bm), tm.mul(nTile, t.bn)};
   };
   // Calls `body` for each tile of this block with the tile's index among
@@ -328,23 +379,21 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                          Value consumer = Value()) {
     IndexMath fm{fb, loc};
     if (!persistent) {
-      auto [mTile, nTile] =
-          order.tileOf(fm, launch.getBlockIds().x, launch.getBlockIds().y);
+      auto [mTile, nTile] = order.tileOf(fm, launch.getBlockIds().x,
+                                         fm.div(launch.getBlockIds().y, cl));
       body(fb, fm.c(0),
            tileAt(fm, mTile, nTile,
                   info.batch ? launch.getBlockIds().z : Value()));
       return;
     }
-    Value first = launch.getBlockIds().x;
-    Value start =
-        consumer ? fm.add(first, fm.mul(consumer, t.persistentBlocks)) : first;
-    auto loop = scf::ForOp::create(
-        fb, loc, start, fm.c(tiles),
-        fm.c(consumer ? 2 * t.persistentBlocks : t.persistentBlocks));
+    Value first = fm.div(launch.getBlockIds().x, cl);
+    Value start = consumer ? fm.add(first, fm.mul(consumer, slots)) : first;
+    auto loop = scf::ForOp::create(fb, loc, start, fm.c(tiles),
+                                   fm.c(consumer ? 2 * slots : slots));
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
     IndexMath lm{lb, loc};
     Value linear = loop.getInductionVar();
-    Value index = lm.div(lm.sub(linear, first), t.persistentBlocks);
+    Value index = lm.div(lm.sub(linear, first), slots);
     Value batch = info.batch ? lm.div(linear, tilesPerBatch) : Value();
     auto [mTile, nTile] = order.tileOfLinear(
         lm, info.batch ? lm.rem(linear, tilesPerBatch) : linear);
@@ -391,11 +440,70 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                     : Value();
   const int64_t releasers = t.pingpong ? 1 : consumers;
   Value empty =
-      t.specialized
+      t.specialized && cl == 1
           ? nvgpu::MBarrierCreateOp::create(
                 b, loc, nvgpu::MBarrierGroupType::get(ctx, shared, emptyCount))
                 .getResult()
           : Value();
+  // Clusters: the release barriers lie in the dynamic shared memory, at the
+  // same place in every block, and NVVM ops address them: the consumers of
+  // every block of the cluster release a stage on each block's barrier
+  // (mapa), since each block's copies land in all of them.
+  auto toI32 = [&](OpBuilder &ib, Value index) {
+    return arith::IndexCastOp::create(ib, loc, ib.getI32Type(), index)
+        .getResult();
+  };
+  auto releaseBarrier = [&](OpBuilder &rb, Value index) -> Value {
+    IndexMath rm{rb, loc};
+    Value at = rm.add(rm.add(address, base),
+                      rm.add(rm.mul(index, 8), t.releaseBarrierOffset()));
+    return LLVM::IntToPtrOp::create(
+        rb, loc, LLVM::LLVMPointerType::get(ctx, 3),
+        arith::IndexCastOp::create(rb, loc, rb.getI64Type(), at).getResult());
+  };
+  // Stage `index` is released by this consumer warpgroup.
+  auto release = [&](OpBuilder &rb, Value index) {
+    if (empty) {
+      nvgpu::MBarrierArriveOp::create(
+          rb, loc, nvgpu::MBarrierTokenType::get(ctx), empty, index);
+      return;
+    }
+    Value local = releaseBarrier(rb, index);
+    IndexMath rm{rb, loc};
+    for (int64_t r = 0; r < cl; ++r) {
+      Value remote =
+          NVVM::MapaOp::create(rb, loc, LLVM::LLVMPointerType::get(ctx, 7),
+                               local, toI32(rb, rm.c(r)));
+      NVVM::MBarrierArriveOp::create(rb, loc, Type(), remote, Value(),
+                                     NVVM::MemScopeKind::CLUSTER);
+    }
+  };
+  // Waits until the phase of parity `parity` (0 or 1, index) of stage
+  // `index`'s release barrier has completed.
+  auto waitRelease = [&](OpBuilder &wb, Value parity, Value index) {
+    IndexMath wm{wb, loc};
+    if (empty) {
+      Value odd = arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::ne,
+                                        parity, wm.c(0));
+      nvgpu::MBarrierTryWaitParityOp::create(wb, loc, empty, odd,
+                                             wm.c(10000000), index);
+      return;
+    }
+    NVVM::MBarrierTryWaitParityOp::create(wb, loc, releaseBarrier(wb, index),
+                                          toI32(wb, parity),
+                                          toI32(wb, wm.c(10000000)));
+  };
+  // The whole cluster, at the start (the barriers are initialized) and at
+  // the end (no block exits while others may still arrive on its barriers).
+  auto syncCluster = [&](OpBuilder &sb) {
+    NVVM::ClusterArriveOp::create(sb, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(sb, loc, UnitAttr());
+  };
+  const Value multicast =
+      cl > 1 ? arith::ConstantIntOp::create(b, loc, b.getI16Type(),
+                                            (int64_t(1) << cl) - 1)
+                   .getResult()
+             : Value();
   Value leader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tx, im.c(0));
   auto ifLeader = [&](OpBuilder &ib, Value cond,
@@ -416,10 +524,10 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       return tile.batch ? lm.add(lm.mul(tile.batch, size), first) : first;
     };
     auto load = [&](Value offset, MemRefType box, Value map, Value col,
-                    Value row) {
+                    Value row, Value mask = Value()) {
       nvgpu::TmaAsyncLoadOp::create(
           lb, loc, view(lb, offset, box.getShape(), el), barriers, map,
-          ValueRange{col, row}, stage, Value(), Value());
+          ValueRange{col, row}, stage, mask, Value());
     };
     if (info.transposedA) {
       for (int64_t box = 0; box < t.bm / 64; ++box)
@@ -428,13 +536,21 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     } else {
       load(lm.mul(stage, aBytes), aBox, mapA, k0, stacked(tile.mBase, info.m));
     }
+    // B: with clusters, this block's share (rows of B^T, boxes of B) for
+    // every block of the cluster.
     if (info.transposedB) {
-      load(lm.add(lm.mul(stage, bBytes), bRegion), bBox, mapB, k0,
-           stacked(tile.nBase, info.n));
+      Value row = rank ? lm.mul(rank, t.bn / cl) : lm.c(0);
+      load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion), lm.mul(row, 128)),
+           bBox, mapB, k0, stacked(lm.add(tile.nBase, row), info.n), multicast);
     } else {
-      for (int64_t box = 0; box < t.bn / 64; ++box)
-        load(lm.add(lm.mul(stage, bBytes), bRegion + box * boxBytes), bBox,
-             mapB, lm.add(tile.nBase, box * 64), stacked(k0, info.k));
+      const int64_t share = t.bn / 64 / cl;
+      for (int64_t box = 0; box < share; ++box) {
+        Value which = rank ? lm.add(lm.mul(rank, share), box) : lm.c(box);
+        load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion),
+                    lm.mul(which, boxBytes)),
+             bBox, mapB, lm.add(tile.nBase, lm.mul(which, 64)),
+             stacked(k0, info.k), multicast);
+      }
     }
   };
   // The K tiles of a block run through the stages in order, on from one
@@ -449,17 +565,26 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     for (int64_t s = 0; s < t.stages; ++s)
       nvgpu::MBarrierInitOp::create(ib, loc, barriers, lm.c(1), lm.c(s),
                                     Value());
-    for (int64_t s = 0; empty && s < emptyCount; ++s)
-      nvgpu::MBarrierInitOp::create(ib, loc, empty, lm.c(releasers), lm.c(s),
-                                    Value());
+    for (int64_t s = 0; t.specialized && s < emptyCount; ++s) {
+      if (empty)
+        nvgpu::MBarrierInitOp::create(ib, loc, empty, lm.c(releasers), lm.c(s),
+                                      Value());
+      else
+        NVVM::MBarrierInitOp::create(ib, loc, releaseBarrier(ib, lm.c(s)),
+                                     toI32(ib, lm.c(releasers * cl)), Value());
+    }
     for (int64_t c = 0; turns && c < 2; ++c)
       nvgpu::MBarrierInitOp::create(ib, loc, turns, lm.c(1), lm.c(c), Value());
     NVVM::FenceMbarrierInitOp::create(ib, loc);
     nvgpu::TmaPrefetchOp::create(ib, loc, mapA, Value());
     nvgpu::TmaPrefetchOp::create(ib, loc, mapB, Value());
   });
-  // Every thread sees the initialized barriers before it waits on them.
-  gpu::BarrierOp::create(b, loc);
+  // Every thread (of the cluster) sees the initialized barriers before it
+  // waits on them.
+  if (cl > 1)
+    syncCluster(b);
+  else
+    gpu::BarrierOp::create(b, loc);
   if (!t.specialized)
     forEachTile(b, [&](OpBuilder &fb, Value, Tile tile) {
       ifLeader(fb, leader, [&](OpBuilder &ib) {
@@ -527,11 +652,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
           // for the last stage without ping-pong (released once before any
           // K tile used it): that is (g + 1) / stages - 1.
           Value released = wm.div(t.pingpong ? g : wm.add(g, 1), t.stages);
-          Value parity =
-              arith::CmpIOp::create(wb, loc, arith::CmpIPredicate::ne,
-                                    wm.rem(wm.add(released, 1), 2), wm.c(0));
-          nvgpu::MBarrierTryWaitParityOp::create(wb, loc, empty, parity,
-                                                 wm.c(10000000), stage);
+          waitRelease(wb, wm.rem(wm.add(released, 1), 2), stage);
         });
         loadTile(fb, tile, kt, stage);
       });
@@ -562,8 +683,9 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   };
   // Partial tiles: the stores stay inside C (N is a multiple of 8, so a row
   // of four or a pair is all in or all out).
+  // (The last cluster of a column may have blocks below C.)
   std::optional<std::pair<int64_t, int64_t>> bounds;
-  if (info.m % t.bm || info.n % t.bn)
+  if (info.m % (t.bm * cl) || info.n % t.bn)
     bounds = std::make_pair(info.m, info.n);
 
   auto consume = [&](OpBuilder &cb, Value index, Tile tile) {
@@ -612,7 +734,6 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       // are done.
       Value acc = issueWgmmas(lb, loc, info, rows, t.bn, descA, descB,
                               loop.getRegionIterArgs()[0]);
-      Value release = leadsWarpgroup;
       if (t.pingpong) {
         // The products of K tile g - 1 are done: its stage goes back to
         // the producer, unless g - 1 was the other consumer's (kt = 0: the
@@ -623,10 +744,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         Value target =
             arith::SelectOp::create(lb, loc, first, lm.c(t.stages),
                                     lm.rem(lm.add(g, t.stages - 1), t.stages));
-        ifLeader(lb, release, [&](OpBuilder &ib) {
-          nvgpu::MBarrierArriveOp::create(
-              ib, loc, nvgpu::MBarrierTokenType::get(ctx), empty, target);
-        });
+        ifLeader(lb, leadsWarpgroup,
+                 [&](OpBuilder &ib) { release(ib, target); });
       } else if (releases) {
         // The products of K tile g - 1 are done: one thread per consumer
         // warpgroup releases its stage to the producer. At g = 0 that is a
@@ -636,11 +755,9 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         // first wgmma.fence (ptxas C7519: an injected warpgroup.arrive). At
         // kt = 0 of a later tile of C, g - 1 is the previous tile's last K
         // tile, done before its epilogue.
-        ifLeader(lb, release, [&](OpBuilder &ib) {
+        ifLeader(lb, leadsWarpgroup, [&](OpBuilder &ib) {
           IndexMath rm{ib, loc};
-          nvgpu::MBarrierArriveOp::create(
-              ib, loc, nvgpu::MBarrierTokenType::get(ctx), empty,
-              rm.rem(rm.add(g, t.stages - 1), t.stages));
+          release(ib, rm.rem(rm.add(g, t.stages - 1), t.stages));
         });
       } else if (!t.specialized && t.stages < kTiles) {
         // Every warpgroup is done with the stage of tile kt - 1: refill it
@@ -677,9 +794,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       // The tile's last stage too.
       ifLeader(cb, leadsWarpgroup, [&](OpBuilder &ib) {
         IndexMath rm{ib, loc};
-        nvgpu::MBarrierArriveOp::create(
-            ib, loc, nvgpu::MBarrierTokenType::get(ctx), empty,
-            rm.rem(sequence(rm, index, rm.c(kTiles - 1)), t.stages));
+        release(ib, rm.rem(sequence(rm, index, rm.c(kTiles - 1)), t.stages));
       });
     }
     Value rowBase =
@@ -745,6 +860,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   forEachTile(b, consume, t.pingpong ? warpgroup : Value());
   if (t.specialized)
     b = outerBody; // after the roles' scf.if
+  if (cl > 1)
+    syncCluster(b);
   gpu::TerminatorOp::create(b, loc);
 }
 

@@ -108,6 +108,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.warpSpecialize = options.warpSpecialize;
   tc.persistent = options.persistent;
   tc.pingpong = options.pingpong;
+  tc.clusterM = options.clusterM;
   tc.groupM = options.groupM;
   tc.sms = options.sms;
   tc.simtVectorBytes = options.simtVectorBytes;
