@@ -11,7 +11,8 @@
 //    (persistent=1), `ping` persistent ping-pong (pingpong=1, 128 x 128
 //    tiles), `ping256` the same with 64 x 256 tiles, `rows` the same as
 //    `kernel` with its blocks row by row (group-m=1), `t192` with 192 x 256
-//    block tiles), then compared on 4096 random output elements with a
+//    block tiles, `clu` `ws` in clusters of two blocks that share B's tiles
+//    (cluster-m=2), `pclu` `pers` in such clusters), then compared on 4096 random output elements with a
 //    float64 CPU reference computed from the rounded inputs:
 //    ||out - ref|| / ||ref||, tolerance 1e-4 for the f32 output of the
 //    accumulating variants (fp32 accumulation), 2^-10 (f16) and
@@ -52,7 +53,19 @@ MPT_GEMMS(DECLARE)
 namespace {
 
 enum Type { F16, BF16, TF32 }; // TF32: f32 operands, tf32=1
-enum Variant { KERNEL, MMA, WS, PERS, PING, PING256, ROWS, T192, OP };
+enum Variant {
+  KERNEL,
+  MMA,
+  WS,
+  PERS,
+  PING,
+  PING256,
+  ROWS,
+  T192,
+  CLU,
+  PCLU,
+  OP
+};
 using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));
 
 struct Gemm {

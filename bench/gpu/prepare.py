@@ -22,7 +22,10 @@ with two consumers on alternate tiles of 128 x 128), side by side with
 64 x 256), `rows` (the `kernel` function with group-m=1: blocks row by
 row, not in groups of 8 rows of tiles), to measure the block order, and
 `t192` (block-tile=192x256x64: three consumer warpgroups, a fifth less L2
-traffic per flop than 128 x 256).
+traffic per flop than 128 x 256), `clu` (cluster-m=2: `ws` in clusters of
+two blocks one above the other, each copying half of their common B tile
+to both with TMA multicast: a third less L2 traffic per flop at 128 x 256)
+and `pclu` (persistent=1 cluster-m=2: `pers` in such clusters).
 
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
 steps: fp32, fp32 with tf32 matmuls, mixed precision, and mixed precision
@@ -57,9 +60,9 @@ SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (1024, 4096, 4096),
           (4104, 4104, 4104)]
 TYPES = ["f16", "bf16"]
 SMALL_SHAPES = [(128, 256, 64), (100, 100, 100)]
-# Shapes with the `rows`, `t192` and `ping256` variants (blocks row by row,
-# 192 x 256 tiles, ping-pong on 64 x 256 tiles); 128 x 256 x 64 (2 x 2 tiles
-# of 64 x 128) for --small.
+# Shapes with the `rows`, `t192`, `ping256`, `clu` and `pclu` variants
+# (blocks row by row, 192 x 256 tiles, ping-pong on 64 x 256 tiles,
+# clusters); 128 x 256 x 64 (2 x 2 tiles of 64 x 128) for --small.
 ROWS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (128, 256, 64)]
 
 # Training steps, fp32 (mpt-build-train-step) and mixed (mpt-amp-pipeline,
@@ -274,10 +277,13 @@ def main():
         variants.insert(6, ("rows", kernel_module, "sm_90a", " group-m=1"))
         variants.insert(7, ("t192", kernel_module, "sm_90a",
                             " block-tile=192x256x64"))
+        variants.insert(8, ("clu", kernel_module, "sm_90a", " cluster-m=2"))
+        variants.insert(9, ("pclu", kernel_module, "sm_90a",
+                            " persistent=1 cluster-m=2"))
     for t in TYPES:
         for m, n, k in (SMALL_SHAPES if args.small else SHAPES):
             for variant, make, chip, options in variants:
-                if (variant in ("rows", "t192", "ping256")
+                if (variant in ("rows", "t192", "ping256", "clu", "pclu")
                         and (m, n, k) not in ROWS_SHAPES):
                     continue
                 name = f"gemm_{variant}_{t}_{m}x{n}x{k}"

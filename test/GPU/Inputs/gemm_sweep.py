@@ -12,7 +12,9 @@ operands, the bias + relu epilogue or an f32 C that the product is added
 to; and kernel options: pipeline stages, explicit block and warp tiles
 (valid or not: an invalid one must fall back with a remark, not fail),
 group-m, the warp-specialized, persistent and ping-pong wgmma kernels with
-few SMs (so that a persistent block takes several tiles), the SIMT kernel's
+few SMs (so that a persistent block takes several tiles), clusters of two
+blocks sharing B's tiles (cluster-m=2, drawn from a second generator so
+that the rest of each case is what it was without it), the SIMT kernel's
 vector width. Each case is written by emulate_gemm.py gen, lowered and run
 by `MPT_RUN --emulate-gpu=...` and compared by emulate_gemm.py check with its
 tolerances (a tf32 case that a SIMT kernel computes, exactly, against the
@@ -34,7 +36,9 @@ import sweep  # noqa: E402
 
 CHIPS = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
 # The kernel a remark names; the first pattern that matches wins.
-KERNELS = [("wgmma", re.compile(r"on Tensor Cores: wgmma")),
+KERNELS = [("wgmma clusters",
+            re.compile(r"on Tensor Cores: wgmma.*clusters of 2 blocks")),
+           ("wgmma", re.compile(r"on Tensor Cores: wgmma")),
            ("mma.sync tf32", re.compile(r"on Tensor Cores: mma.sync m16n8k8")),
            ("mma.sync", re.compile(r"on Tensor Cores: mma.sync")),
            ("wmma", re.compile(r"on Tensor Cores: WMMA")),
@@ -55,8 +59,9 @@ def size(rng):
     return int(rng.integers(1, 321))
 
 
-def draw(rng):
+def draw(rng, cluster_rng):
     """One case: (chip, dtype, m, n, k, gen flags, emulate-gpu options)."""
+    clustered = cluster_rng.random() < 0.4
     # sm_90a twice as often: its wgmma kernels have the most variants.
     chip = (CHIPS + ["sm_90a"])[rng.integers(len(CHIPS) + 1)]
     sm = int(chip[3:5])
@@ -111,6 +116,8 @@ def draw(rng):
                         "pingpong=1"][variant])
         if variant and rng.random() < 0.7:
             options.append("sms=%d" % rng.integers(1, 5))
+    if chip == "sm_90a" and clustered:
+        options.append("cluster-m=2")
     if dtype == "f32" and rng.random() < 0.3:
         options.append("simt-vector-bytes=%d" % [1, 4, 8][rng.integers(3)])
     return chip, dtype, m, n, k, flags, options
@@ -119,10 +126,11 @@ def draw(rng):
 def main():
     args = sweep.parse_args("mpt_run")
     rng = np.random.default_rng(args.seed)
+    cluster_rng = np.random.default_rng([args.seed, 2])
     here = os.path.abspath(__file__)
     failed, taken = 0, {}
     for i in range(args.cases):
-        chip, dtype, m, n, k, flags, options = draw(rng)
+        chip, dtype, m, n, k, flags, options = draw(rng, cluster_rng)
         d = os.path.join(args.dir, "case%d" % i)
         gen = [sys.executable, os.path.join(os.path.dirname(here),
                                             "emulate_gemm.py"),
