@@ -15,7 +15,9 @@
 // MMA: remark: matmul 100x24x40 (batch 3) on Tensor Cores: mma.sync m16n8k16, block 128x32x32, 4 warps of 64x16, 2-stage cp.async pipeline, ldmatrix, fused rounding to f16
 // MMA: remark: matmul not on Tensor Cores (SIMT kernel): N and K (12, 40) are not multiples of 8
 // WGMMA: remark: matmul 1000x1000x1000 on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64
-// WGMMA: remark: matmul 100x24x40 (batch 3) on Tensor Cores: mma.sync m16n8k16, {{.*}} (not wgmma: K = 40 is not a multiple of 64 in a batch_matmul (its K tiles would read the next batch)), fused rounding to f16
+// A batch: each batch a coordinate of 3-d tensor maps, so K tiles past K
+// read zeros, not the next batch.
+// WGMMA: remark: matmul 100x24x40 (batch 3) on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, {{.*}}, fused rounding to f16
 
 // MMA-PTX-LABEL: .entry batched_kernel
 // MMA-PTX: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, %r{{[0-9]+}};

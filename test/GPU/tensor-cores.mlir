@@ -37,15 +37,16 @@
 // STAGES-PTX: cp.async.wait_group {{[[:space:]]*}}2;
 
 // sm_90a: warpgroup MMA on TMA tiles where M, N and K are multiples of 64;
-// tiles shrink to fill the grid on these small shapes. A batch_matmul with
-// K = 32 takes mma.sync.
+// tiles shrink to fill the grid on these small shapes. A batch_matmul
+// with K = 32 (each batch a TMA coordinate of its own: 3-d copies, K
+// zero-filled past 32) too.
 // REMARK-WGMMA: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 18432 bytes of shared memory, fused rounding to f16
 // REMARK-WGMMA: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 18432 bytes of shared memory, fused rounding to bf16
-// REMARK-WGMMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: mma.sync m16n8k16, block 64x64x32, 4 warps of 32x32, 2-stage cp.async pipeline, ldmatrix (not wgmma: K = 32 is not a multiple of 64 in a batch_matmul (its K tiles would read the next batch)), fused rounding to f16
+// REMARK-WGMMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 18432 bytes of shared memory, fused rounding to f16
 // WG-TILES: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n256k16 from TMA tiles (128-byte swizzle), block 128x256x64, 2 warpgroups of 64x256, 1-stage mbarrier pipeline, 134144 bytes of shared memory, fused rounding to f16
-// The batch_matmul takes mma.sync with the same block tile, larger than its
-// matrices: partial tiles, zero-filled copies and guarded stores.
-// WG-TILES: remark: matmul 64x64x32 (batch 4) on Tensor Cores: mma.sync m16n8k16, block 128x256x64, 8 warps of 64x64, 1-stage cp.async pipeline, ldmatrix (not wgmma: {{.*}}), fused rounding to f16
+// The batch_matmul with the same block tile, larger than its matrices:
+// zero-filled boxes and guarded stores.
+// WG-TILES: remark: matmul 64x64x32 (batch 4) on Tensor Cores: wgmma m64n256k16 from TMA tiles (128-byte swizzle), block 128x256x64, 2 warpgroups of 64x256, 1-stage mbarrier pipeline, 134144 bytes of shared memory, fused rounding to f16
 // WG-TILES-PTX-DAG: .maxntid 256, 1, 1
 // WG-TILES-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // WG-TILES-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
@@ -84,7 +85,8 @@
 // while the next tile is waited for; the accumulators go through shared
 // memory and are stored rounded to 16 bits.
 // WGMMA-LABEL: .entry batched_kernel
-// WGMMA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// WGMMA: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WGMMA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // WGMMA-LABEL: .entry bf16_kernel
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
 // WGMMA: cvt.rn.bf16x2.f32

@@ -8,10 +8,13 @@
 // result. It stays when its result is read elsewhere (the matmul still reads
 // the input), and is not folded when something between it and the matmul
 // writes its input, when the fused epilogue writes its input, for f32
-// operands, and before sm_80 (WMMA). wgmma folds only the swap of the last
-// two dimensions; mma.sync any permutation (and chain of transposes, through
-// reshapes) that keeps the input's contiguous dimension the last of the
-// operand's rows or columns, reading the input through a strided view
+// operands, and before sm_80 (WMMA). wgmma folds the swap of the last two
+// dimensions, and any permutation (or chain of transposes, through
+// reshapes) whose view has one dimension of rows and the input's
+// contiguous dimension as columns: its tile is a TMA box of the input, 1
+// along the other (batch) dimensions; mma.sync any permutation that keeps
+// the input's contiguous dimension the last of the operand's rows or
+// columns, reading the input through a strided view
 // (emulate-head-split.test runs attention's head split and merge).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_90a 2> %t/remarks.txt | FileCheck %s
@@ -80,10 +83,12 @@ func.func @dx(%x: memref<128x128xbf16>, %w: memref<256x128xbf16>,
   return
 }
 
-// A batch: permutation [0, 2, 1]; the batches stack as rows of the maps.
+// A batch: permutation [0, 2, 1]; each batch is a coordinate of the maps
+// (boxes of 1 x 64 x 64).
 // CHECK-LABEL: func.func @batch(
 // CHECK-NOT: linalg.transpose
-// CHECK: memref.collapse_shape %{{.*}} {{\[\[}}0, 1], [2]] : memref<2x128x64xf16> into memref<256x64xf16>
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<1x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: linalg.transpose
 // CHECK: return
 // REMARK: remark: matmul 64x64x128 (batch 2) on Tensor Cores: wgmma {{.*}}, A read from the transpose's input (M-major tiles), B read from the transpose's input (K-major tiles)
 func.func @batch(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>,
@@ -149,17 +154,21 @@ func.func @input_written(%x: memref<64x64xf16>, %y: memref<64x64xf16>,
   return
 }
 
-// The batch dimension moves: no folding for wgmma; mma.sync reads the
-// input through a strided view (batch stride 64, row stride 128).
+// The batch dimension moves: wgmma reads boxes of 64 x 1 x 64 of the input
+// (rows, batch, columns); mma.sync reads the input through a strided view
+// (batch stride 64, row stride 128).
 // CHECK-LABEL: func.func @batch_moves(
-// CHECK: linalg.transpose
+// CHECK-NOT: linalg.transpose
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<64x1x64xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: linalg.transpose
+// CHECK: return
 // SM80-IR-LABEL: func.func @batch_moves(
 // SM80-IR-SAME: %[[A:[^:]*]]: memref<64x2x64xf16>
 // SM80-IR-NOT: linalg.transpose
 // SM80-IR: nvgpu.device_async_copy %[[A]][%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 8
 // SM80-IR: return
 // SM80: remark: matmul 64x64x64 (batch 2) on Tensor Cores: mma.sync {{.*}}, A read from the transpose's input (strided view){{$}}
-// REMARK: remark: matmul 64x64x64 (batch 2) on Tensor Cores: wgmma {{.*}} bytes of shared memory{{$}}
+// REMARK: remark: matmul 64x64x64 (batch 2) on Tensor Cores: wgmma {{.*}} bytes of shared memory, A read from the transpose's input (strided view){{$}}
 func.func @batch_moves(%a: memref<64x2x64xf16>, %b: memref<2x64x64xf16>,
                        %c: memref<2x64x64xf32> {llvm.noalias}) {
   %at = memref.alloc() : memref<2x64x64xf16>
@@ -215,11 +224,15 @@ func.func @heads(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
 }
 
 // The view splits the batch but the permutation moves a batch dimension:
-// no folding for wgmma; mma.sync reads N x K tiles of a strided view.
+// wgmma reads K-major boxes of 1 x 1 x 64 x 64 of the input, mma.sync N x K
+// tiles of a strided view.
 // CHECK-LABEL: func.func @heads_moved(
-// CHECK: linalg.transpose
+// CHECK-NOT: linalg.transpose
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} : memref<*xf16> -> <tensor = memref<1x1x64x64xf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: linalg.transpose
+// CHECK: return
 // SM80: remark: matmul 64x64x64 (batch 4) on Tensor Cores: mma.sync {{.*}}, B read from the transpose's input (strided view, N x K tiles, ldmatrix){{$}}
-// REMARK: remark: matmul 64x64x64 (batch 4) on Tensor Cores: wgmma {{.*}} bytes of shared memory{{$}}
+// REMARK: remark: matmul 64x64x64 (batch 4) on Tensor Cores: wgmma {{.*}} bytes of shared memory, B read from the transpose's input (strided view, K-major tiles){{$}}
 func.func @heads_moved(%q: memref<2x2x64x64xf16>, %k: memref<2x2x64x64xf16>,
                        %s: memref<4x64x64xf32> {llvm.noalias}) {
   %kt = memref.alloc() : memref<4x64x64xf16>

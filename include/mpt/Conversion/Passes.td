@@ -54,9 +54,10 @@ def ConvertLinalgToTensorCores
       block tile is `BM x BN x 64` (default 128 x 256, halved while the grid
       has fewer blocks than an H100/H200 has SMs). TMA zero-fills what lies
       outside A and B and the stores are guarded, so the tile need not
-      divide the shape; N and K must be multiples of 8 (16-byte rows), and K
-      of 64 for batch_matmul, otherwise the matmul gets the mma.sync kernel
-      and the remark says why. `warp-tile` does not apply. With
+      divide the shape (each batch of a batch_matmul is a coordinate of
+      the tensor maps of its own, so K need not divide into K tiles
+      either); N and K must be multiples of 8 (16-byte rows), otherwise
+      the matmul gets the mma.sync kernel and the remark says why. `warp-tile` does not apply. With
       `warp-specialize=1`, one more warpgroup (the producer) issues all the
       copies, a stage at a time once every consumer warpgroup has released
       it through a second mbarrier per stage, and the consumers compute and
@@ -99,8 +100,12 @@ def ConvertLinalgToTensorCores
       transposes (through reshapes) whose input keeps 16-byte rows along
       the operand's rows or columns, such as attention's head split and
       merge ([B, T, H, D] <-> [B, H, T, D]) and the swap of K after it, is
-      read through a strided view of the first transpose's input (on
-      sm_90a where wgmma does not take the matmul). The transposes go
+      read through a strided view of the first transpose's input. wgmma
+      reads such a view too where its tile is a TMA box of the input: one
+      input dimension of rows and the contiguous one of columns, the
+      others batch dimensions (the head split's Q, K^T and V: boxes of
+      [1, rows, 1, 64] of [B, T, H, D]; not the head merge, whose columns
+      span two dimensions). The transposes go
       when nothing after them reads their results; the remark says ", A
       read from the transpose's input (M-major tiles)" (B: K-major;
       mma.sync: "through N transposes", "strided view", the tiles and the

@@ -250,6 +250,11 @@ struct WgmmaTiles {
   int64_t sharedBytes() const;
 };
 
+/// Whether the wgmma kernel reads `view` through TMA: a tile of it is a box
+/// of its source (one dim of rows, the contiguous last dim as columns, the
+/// other dims batch dims of extent 1 in the box), of at most 5 dims whose
+/// strides are multiples of 16 bytes.
+bool tmaReadable(const OperandView &view);
 /// What the wgmma kernel's options ask for.
 struct WgmmaOptions {
   llvm::StringRef blockTile; // "BMxBNx64", or "" to choose by shape

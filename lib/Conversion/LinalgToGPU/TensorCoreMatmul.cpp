@@ -289,8 +289,9 @@ struct ConvertLinalgToTensorCoresPass
       // matmul's) from the transpose's input, as it lies in memory; the
       // transpose goes. A^T's rows (M) must start at 16 bytes as well.
       // wgmma takes the swap of the last two dims (TMA boxes of a plain
-      // matrix); mma.sync any chain of transposes whose view keeps 16-byte
-      // rows (attention's head split and merge among them).
+      // matrix) and views whose tile is a TMA box (attention's head split:
+      // one dim of rows, the contiguous dim as columns); mma.sync any chain
+      // of transposes whose view keeps 16-byte rows (the head merge too).
       MatmulInfo kernelInfo = *info;
       std::optional<FoldedOperand> foldA, foldB;
       // Views made for a kernel that did not take them.
@@ -305,8 +306,8 @@ struct ConvertLinalgToTensorCoresPass
             view->erase();
           }
       };
-      // The folds of A and B for a kernel that reads `plain` views only
-      // (wgmma: one transpose at most) or any (mma.sync), into `into`.
+      // The folds of A and B for a kernel that reads `plain` views and TMA
+      // boxes only (wgmma) or any (mma.sync), into `into`.
       // (Blocks store results while others still read the input: the fused
       // epilogue's output must not be it.)
       bool lowPrecisionSync = !wmma && !info->element.isF32();
@@ -322,17 +323,36 @@ struct ConvertLinalgToTensorCoresPass
         auto use = [&](Value operand, std::optional<FoldedOperand> &folded,
                        Value &kernelOperand, bool &transposed,
                        std::optional<OperandView> &view) {
-          folded = foldTransposes(op, operand, chunk, accesses,
-                                  /*maxTransposes=*/plainOnly ? 1 : 0);
-          if (folded &&
-              (epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
-                                         mpt::rootOf(folded->buffer))))
-            folded.reset();
-          if (folded && plainOnly && !(folded->plain() && folded->transposed))
-            folded.reset();
-          if (!folded)
+          // The fold of at most `maxTransposes` transposes (0: any) and its
+          // view, if the kernel takes it.
+          auto attempt =
+              [&](int64_t maxTransposes) -> std::optional<OperandView> {
+            folded =
+                foldTransposes(op, operand, chunk, accesses, maxTransposes);
+            if (folded &&
+                (epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
+                                           mpt::rootOf(folded->buffer))))
+              folded.reset();
+            if (folded && plainOnly && folded->plain() && !folded->transposed)
+              folded.reset();
+            if (!folded)
+              return std::nullopt;
+            OperandView v = folded->materialize(b, op.getLoc());
+            if (plainOnly && !folded->plain() && !tmaReadable(v)) {
+              eraseUnusedViews({v.source});
+              folded.reset();
+              return std::nullopt;
+            }
+            return v;
+          };
+          // wgmma: the whole chain where its view is a TMA box, otherwise
+          // the last transpose alone (the swap of the last two dims).
+          std::optional<OperandView> found = attempt(0);
+          if (!found && plainOnly)
+            found = attempt(1);
+          if (!found)
             return;
-          OperandView v = folded->materialize(b, op.getLoc());
+          OperandView v = *found;
           transposed = folded->transposed;
           if (!folded->plain()) {
             view = v;
@@ -374,6 +394,10 @@ struct ConvertLinalgToTensorCoresPass
         hopperTiles = chooseWgmmaTiles(kernelInfo, wgmma, whyNotWgmma);
         if (!hopperTiles) {
           eraseUnusedViews({kernelInfo.a, kernelInfo.b});
+          if (kernelInfo.viewA)
+            eraseUnusedViews({kernelInfo.viewA->source});
+          if (kernelInfo.viewB)
+            eraseUnusedViews({kernelInfo.viewB->source});
           kernelInfo = *info;
         }
       }
@@ -425,6 +449,24 @@ struct ConvertLinalgToTensorCoresPass
       StoreFn store = epilogue ? StoreFn(storeFused) : StoreFn(storeC);
       std::string kernel;
       llvm::raw_string_ostream os(kernel);
+      // ", A read from the transpose's input (K x M tiles, ...)".
+      auto describeFold = [&](const char *name,
+                              const std::optional<FoldedOperand> &fold,
+                              bool view, const char *tiles) {
+        if (!fold)
+          return;
+        os << ", " << name << " read from the transpose's input";
+        if (fold->transposes.size() > 1)
+          os << " through " << fold->transposes.size() << " transposes";
+        SmallVector<std::string> how;
+        if (view)
+          how.push_back("strided view");
+        if (fold->transposed)
+          how.push_back(tiles);
+        if (!how.empty())
+          os << " (" << llvm::join(how, ", ") << ")";
+      };
+
       BlockOrder order;
       if (hopperTiles) {
         const WgmmaTiles &t = *hopperTiles;
@@ -438,10 +480,8 @@ struct ConvertLinalgToTensorCoresPass
            << (t.pingpong ? " on alternate tiles" : "") << ", " << t.stages
            << "-stage mbarrier pipeline, " << t.sharedBytes()
            << " bytes of shared memory";
-        if (kernelInfo.transposedA)
-          os << ", A read from the transpose's input (M-major tiles)";
-        if (kernelInfo.transposedB)
-          os << ", B read from the transpose's input (K-major tiles)";
+        describeFold("A", foldA, kernelInfo.viewA.has_value(), "M-major tiles");
+        describeFold("B", foldB, kernelInfo.viewB.has_value(), "K-major tiles");
         if (t.specialized)
           os << ", warp-specialized (a producer warpgroup issues the copies)";
         if (t.cluster > 1)
@@ -474,23 +514,6 @@ struct ConvertLinalgToTensorCoresPass
         if (!wmma)
           os << ", " << t.stages << "-stage cp.async pipeline"
              << (tf32 ? "" : ", ldmatrix");
-        // ", A read from the transpose's input (K x M tiles, ...)".
-        auto describeFold = [&](const char *name,
-                                const std::optional<FoldedOperand> &fold,
-                                bool view, const char *tiles) {
-          if (!fold)
-            return;
-          os << ", " << name << " read from the transpose's input";
-          if (fold->transposes.size() > 1)
-            os << " through " << fold->transposes.size() << " transposes";
-          SmallVector<std::string> how;
-          if (view)
-            how.push_back("strided view");
-          if (fold->transposed)
-            how.push_back(tiles);
-          if (!how.empty())
-            os << " (" << llvm::join(how, ", ") << ")";
-        };
         describeFold("A", foldA, kernelInfo.viewA.has_value(),
                      "K x M tiles, ldmatrix.trans");
         describeFold("B", foldB, kernelInfo.viewB.has_value(),

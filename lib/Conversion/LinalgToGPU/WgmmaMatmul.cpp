@@ -17,6 +17,11 @@
 // issued here (issueWgmmas), since nvgpu.warpgroup.mma steps through K-major
 // A and N-major B only.
 //
+// Tensor maps: each operand's source tensor with a box of rows x 64 that
+// is 1 along its batch dims (a batch's tiles never reach another batch), the
+// source a matrix, a batch of them or a strided view (attention's head
+// split: [1, rows, 1, 64] of [B, T, H, D]).
+//
 // Pipeline: thread 0 issues the TMA copies of the first `stages` K tiles.
 // Iteration kt waits for its stage's mbarrier phase, issues the products and
 // waits until at most this group is in flight (the products of kt - 1 are
@@ -165,10 +170,9 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
   };
   if (info.element.isF32())
     return fail("tf32 wgmma reads B only K-major, and B is N-major here");
-  // TMA zero-fills what lies outside A and B and the epilogue stores only
-  // inside C, so tiles need not divide the shape; but tensor-map rows start
-  // at 16 bytes, and the stacked batches of batch_matmul must not leak into
-  // one another along K.
+  // TMA zero-fills what lies outside A and B (each batch a coordinate of
+  // its own) and the epilogue stores only inside C, so tiles need not
+  // divide the shape; but tensor-map rows start at 16 bytes.
   if (info.n % 8 || info.k % 8)
     return fail("N and K (" + Twine(info.n) + ", " + Twine(info.k) +
                 ") are not multiples of 8 (tensor-map rows of 16 bytes)");
@@ -176,10 +180,6 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     return fail("M = " + Twine(info.m) +
                 " is not a multiple of 8 (the rows of the transposed A, "
                 "tensor-map rows of 16 bytes)");
-  if (info.batch && info.k % kWgmmaBlockK)
-    return fail("K = " + Twine(info.k) +
-                " is not a multiple of 64 in a batch_matmul (its K tiles "
-                "would read the next batch)");
   WgmmaTiles t;
   bool persistent = options.persistent || options.pingpong;
   t.cluster = options.clusterM;
@@ -283,25 +283,73 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t tilesPerBatch = order.mTiles * order.nTiles;
   const int64_t tiles = tilesPerBatch * std::max<int64_t>(info.batch, 1);
 
-  // Host: TMA descriptors of A and B, batches stacked into rows (a tile never
-  // straddles two batches: M and K are multiples of the box).
+  // How A and B lie in memory for TMA: a tensor whose last dim holds the
+  // columns of the operand's tiles and dim `row` their rows, its other dims
+  // the batch dims, over which a batch index delinearizes (row-major, in
+  // the order of `batch`): a matrix, a batch of them, or a view of another
+  // buffer (OperandView: attention's head split, K^T through it).
+  struct TmaOperand {
+    Value source;
+    SmallVector<int64_t, 4> batch;
+    int64_t row;
+  };
+  auto tmaOperand = [&](Value operand, const std::optional<OperandView> &v) {
+    if (v)
+      return TmaOperand{v->source, v->batch, v->rows.front()};
+    int64_t rank = cast<MemRefType>(operand.getType()).getRank();
+    TmaOperand o{operand, {}, rank - 2};
+    for (int64_t d = 0; d < rank - 2; ++d)
+      o.batch.push_back(d);
+    return o;
+  };
+  const TmaOperand opA = tmaOperand(info.a, info.viewA);
+  const TmaOperand opB = tmaOperand(info.b, info.viewB);
+  // Host: TMA descriptors of A and B: boxes of `boxRows` x 64, 1 along the
+  // batch dims.
   IndexMath hm{outer, loc};
-  auto tensorMap = [&](Value operand, int64_t boxRows) {
-    if (info.batch)
-      operand = memref::CollapseShapeOp::create(
-          outer, loc, operand, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  auto tensorMap = [&](const TmaOperand &o, int64_t boxRows) {
+    auto sourceType = cast<MemRefType>(o.source.getType());
+    int64_t rank = sourceType.getRank();
+    SmallVector<int64_t> boxShape(rank, 1);
+    boxShape[o.row] = boxRows;
+    boxShape[rank - 1] = 64;
     Value unranked = memref::CastOp::create(
-        outer, loc, UnrankedMemRefType::get(el, Attribute()), operand);
+        outer, loc, UnrankedMemRefType::get(el, Attribute()), o.source);
     auto box =
-        MemRefType::get({boxRows, 64}, el, MemRefLayoutAttrInterface(), shared);
+        MemRefType::get(boxShape, el, MemRefLayoutAttrInterface(), shared);
     auto type = nvgpu::TensorMapDescriptorType::get(
         ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
         nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    return nvgpu::TmaCreateDescriptorOp::create(
-               outer, loc, type, unranked, ValueRange{hm.c(boxRows), hm.c(64)})
+    SmallVector<Value> sizes;
+    for (int64_t size : boxShape)
+      sizes.push_back(hm.c(size));
+    return nvgpu::TmaCreateDescriptorOp::create(outer, loc, type, unranked,
+                                                sizes)
         .getResult();
+  };
+  // The coordinates (innermost first) of the box of `o` whose first row is
+  // `row` and first column `col`, in batch `batch` (null: none).
+  auto coordinates = [&](IndexMath &cm, const TmaOperand &o, Value batch,
+                         Value row, Value col) {
+    ArrayRef<int64_t> shape = cast<MemRefType>(o.source.getType()).getShape();
+    int64_t rank = shape.size();
+    SmallVector<Value> at(rank);
+    at[rank - 1] = col;
+    at[o.row] = row;
+    Value rest = batch;
+    for (int64_t j = static_cast<int64_t>(o.batch.size()) - 1; j >= 0; --j) {
+      int64_t d = o.batch[j];
+      if (!batch) {
+        at[d] = cm.c(0);
+        continue;
+      }
+      at[d] = j == 0 ? rest : cm.rem(rest, shape[d]);
+      if (j)
+        rest = cm.div(rest, shape[d]);
+    }
+    return SmallVector<Value>(llvm::reverse(at));
   };
   // The descriptors reach the kernel as pointers (what the NVVM lowering
   // makes of them): the kernel outlined from the launch then has LLVM
@@ -311,8 +359,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // A: bm x 64 boxes, or (transposed, M-major) 64 x 64 boxes of K x M, bm / 64
   // side by side; B: 64 x 64 boxes of K x N, bn / 64 side by side, or
   // (transposed, K-major) one bn x 64 box of N x K.
-  Value hostA = tensorMap(info.a, info.transposedA ? bk : t.bm);
-  Value hostB = tensorMap(info.b, info.transposedB ? t.bn / cl : bk);
+  Value hostA = tensorMap(opA, info.transposedA ? bk : t.bm);
+  Value hostB = tensorMap(opB, info.transposedB ? t.bn / cl : bk);
   auto toPointer = [&](Value map) {
     return UnrealizedConversionCastOp::create(outer, loc, pointer, map)
         .getResult(0);
@@ -357,6 +405,26 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   };
   Value mapA = fromPointer(ptrA, hostA.getType());
   Value mapB = fromPointer(ptrB, hostB.getType());
+  // The matrix descriptors take their leading byte offset (the distance of
+  // the 64-column boxes of N-major B) from the map's first box dim: the same
+  // maps typed as boxes of rows x 64, whatever the tensors' rank.
+  auto asMatrix = [&](Value ptr, Value map) {
+    auto type = cast<nvgpu::TensorMapDescriptorType>(map.getType());
+    ArrayRef<int64_t> box = type.getTensor().getShape();
+    if (box.size() == 2)
+      return map;
+    int64_t rows = 1;
+    for (int64_t size : box.drop_back())
+      rows *= size;
+    auto matrix = nvgpu::TensorMapDescriptorType::get(
+        ctx,
+        MemRefType::get({rows, box.back()}, el, MemRefLayoutAttrInterface(),
+                        shared),
+        type.getSwizzle(), type.getL2promo(), type.getOob(),
+        type.getInterleave());
+    return fromPointer(ptr, matrix);
+  };
+  Value matrixA = asMatrix(ptrA, mapA), matrixB = asMatrix(ptrB, mapB);
 
   // A tile of C: its batch (null without one) and the origin of its rows and
   // columns.
@@ -518,38 +586,35 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     nvgpu::MBarrierArriveExpectTxOp::create(
         lb, loc, barriers, lm.c(aBytes + bBytes), stage, Value());
     Value k0 = lm.mul(kt, bk);
-    // The row of the stacked batches where this tile's rows start, of
-    // `size` rows per batch.
-    auto stacked = [&](Value first, int64_t size) {
-      return tile.batch ? lm.add(lm.mul(tile.batch, size), first) : first;
-    };
-    auto load = [&](Value offset, MemRefType box, Value map, Value col,
-                    Value row, Value mask = Value()) {
+    // The box of `o` at (`row`, `col`) of this tile's batch.
+    auto load = [&](Value offset, MemRefType box, Value map,
+                    const TmaOperand &o, Value col, Value row,
+                    Value mask = Value()) {
       nvgpu::TmaAsyncLoadOp::create(
           lb, loc, view(lb, offset, box.getShape(), el), barriers, map,
-          ValueRange{col, row}, stage, mask, Value());
+          coordinates(lm, o, tile.batch, row, col), stage, mask, Value());
     };
     if (info.transposedA) {
       for (int64_t box = 0; box < t.bm / 64; ++box)
-        load(lm.add(lm.mul(stage, aBytes), box * boxBytes), aBox, mapA,
-             lm.add(tile.mBase, box * 64), stacked(k0, info.k));
+        load(lm.add(lm.mul(stage, aBytes), box * boxBytes), aBox, mapA, opA,
+             lm.add(tile.mBase, box * 64), k0);
     } else {
-      load(lm.mul(stage, aBytes), aBox, mapA, k0, stacked(tile.mBase, info.m));
+      load(lm.mul(stage, aBytes), aBox, mapA, opA, k0, tile.mBase);
     }
     // B: with clusters, this block's share (rows of B^T, boxes of B) for
     // every block of the cluster.
     if (info.transposedB) {
       Value row = rank ? lm.mul(rank, t.bn / cl) : lm.c(0);
       load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion), lm.mul(row, 128)),
-           bBox, mapB, k0, stacked(lm.add(tile.nBase, row), info.n), multicast);
+           bBox, mapB, opB, k0, lm.add(tile.nBase, row), multicast);
     } else {
       const int64_t share = t.bn / 64 / cl;
       for (int64_t box = 0; box < share; ++box) {
         Value which = rank ? lm.add(lm.mul(rank, share), box) : lm.c(box);
         load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion),
                     lm.mul(which, boxBytes)),
-             bBox, mapB, lm.add(tile.nBase, lm.mul(which, 64)),
-             stacked(k0, info.k), multicast);
+             bBox, mapB, opB, lm.add(tile.nBase, lm.mul(which, 64)), k0,
+             multicast);
       }
     }
   };
@@ -726,10 +791,10 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                          bTileType.getShape(), el);
       Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
           lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aSliceType),
-          aSlice, mapA);
+          aSlice, matrixA);
       Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
           lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
-          bTile, mapB);
+          bTile, matrixB);
       // The products of this tile stay in flight, those of the previous one
       // are done.
       Value acc = issueWgmmas(lb, loc, info, rows, t.bn, descA, descB,
@@ -866,3 +931,14 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
 }
 
 } // namespace mpt::tc
+
+bool mpt::tc::tmaReadable(const OperandView &view) {
+  auto type = cast<MemRefType>(view.source.getType());
+  int64_t rank = type.getRank();
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  return type.hasStaticShape() && rank >= 2 && rank <= 5 &&
+         view.rows.size() == 1 && view.cols.size() == 1 &&
+         view.cols.front() == rank - 1 && view.rows.front() != rank - 1 &&
+         static_cast<int64_t>(view.batch.size()) == rank - 2 &&
+         type.getDimSize(rank - 1) * bytes % 16 == 0;
+}
