@@ -686,11 +686,23 @@ int64_t swizzle(int64_t addr, int swizzleBytes) {
   return addr ^ (((addr >> 7) & ((1 << bits) - 1)) << 4);
 }
 
-Mbarrier &mbarrier(int64_t key, const char *what) {
-  Mbarrier &m = launch().mbarriers[key];
+/// Mbarrier `key` of block `l` (by default the running thread's).
+Mbarrier &mbarrier(int64_t key, const char *what, Launch &l = launch()) {
+  Mbarrier &m = l.mbarriers[key];
   if (!m.initialized)
     fail("%s on an mbarrier before mbarrier.init", what);
   return m;
+}
+
+void completePhase(Mbarrier &m);
+
+/// One arrival on `m`, which expects `bytes` more transaction bytes.
+void arrive(Mbarrier &m, int64_t bytes) {
+  m.tx += bytes;
+  if (m.pending <= 0)
+    fail("more arrivals on an mbarrier than its phase expects");
+  --m.pending;
+  completePhase(m);
 }
 
 /// Completes the phase when its arrivals and bytes are in.
@@ -1376,12 +1388,7 @@ void mpt_emu_mbarrier_init(int64_t key, int64_t count) {
 }
 
 void mpt_emu_mbarrier_arrive_expect_tx(int64_t key, int64_t bytes) {
-  Mbarrier &m = mbarrier(key, "mbarrier.arrive.expect_tx");
-  m.tx += bytes;
-  if (m.pending <= 0)
-    fail("more arrivals on an mbarrier than its phase expects");
-  --m.pending;
-  completePhase(m);
+  arrive(mbarrier(key, "mbarrier.arrive.expect_tx"), bytes);
 }
 
 /// mbarrier.try_wait.parity in a loop: returns once the phase with parity
@@ -1468,13 +1475,7 @@ void mpt_emu_mbarrier_arrive(int64_t addr) {
   if (!owner)
     fail("mbarrier.arrive at an address outside the cluster's shared memory");
   checkAlive(*owner, "mbarrier.arrive");
-  Mbarrier &m = owner->mbarriers[addr];
-  if (!m.initialized)
-    fail("mbarrier.arrive on an mbarrier before mbarrier.init");
-  if (m.pending <= 0)
-    fail("more arrivals on an mbarrier than its phase expects");
-  --m.pending;
-  completePhase(m);
+  arrive(mbarrier(addr, "mbarrier.arrive", *owner), 0);
 }
 
 /// barrier.cluster.arrive and barrier.cluster.wait.
