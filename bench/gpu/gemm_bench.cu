@@ -12,7 +12,9 @@
 //    tiles), `ping256` the same with 64 x 256 tiles, `rows` the same as
 //    `kernel` with its blocks row by row (group-m=1), `t192` with 192 x 256
 //    block tiles, `clu` `ws` in clusters of two blocks that share B's tiles
-//    (cluster-m=2), `pclu` `pers` in such clusters), then compared on 4096 random output elements with a
+//    (cluster-m=2), `pclu` `pers` in such clusters, `clu4` and `pclu4` the
+//    same in clusters of 2 x 2 that share A's tiles along rows and B's
+//    along columns), then compared on 4096 random output elements with a
 //    float64 CPU reference computed from the rounded inputs:
 //    ||out - ref|| / ||ref||, tolerance 1e-4 for the f32 output of the
 //    accumulating variants (fp32 accumulation), 2^-10 (f16) and
@@ -64,6 +66,8 @@ enum Variant {
   T192,
   CLU,
   PCLU,
+  CLU4,
+  PCLU4,
   OP
 };
 using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));

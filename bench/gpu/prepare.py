@@ -24,8 +24,11 @@ row, not in groups of 8 rows of tiles), to measure the block order, and
 `t192` (block-tile=192x256x64: three consumer warpgroups, a fifth less L2
 traffic per flop than 128 x 256), `clu` (cluster-m=2: `ws` in clusters of
 two blocks one above the other, each copying half of their common B tile
-to both with TMA multicast: a third less L2 traffic per flop at 128 x 256)
-and `pclu` (persistent=1 cluster-m=2: `pers` in such clusters).
+to both with TMA multicast: a third less L2 traffic per flop at 128 x 256),
+`pclu` (persistent=1 cluster-m=2: `pers` in such clusters), `clu4`
+(cluster-m=2 cluster-n=2: `ws` in clusters of 2 x 2 blocks, each copying
+half its A tile to its row and half its B tile to its column: half the L2
+traffic per flop) and `pclu4` (`pers` in clusters of 2 x 2).
 
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
 steps: fp32, fp32 with tf32 matmuls, mixed precision, and mixed precision
@@ -280,10 +283,15 @@ def main():
         variants.insert(8, ("clu", kernel_module, "sm_90a", " cluster-m=2"))
         variants.insert(9, ("pclu", kernel_module, "sm_90a",
                             " persistent=1 cluster-m=2"))
+        variants.insert(10, ("clu4", kernel_module, "sm_90a",
+                             " cluster-m=2 cluster-n=2"))
+        variants.insert(11, ("pclu4", kernel_module, "sm_90a",
+                             " persistent=1 cluster-m=2 cluster-n=2"))
     for t in TYPES:
         for m, n, k in (SMALL_SHAPES if args.small else SHAPES):
             for variant, make, chip, options in variants:
-                if (variant in ("rows", "t192", "ping256", "clu", "pclu")
+                if (variant in ("rows", "t192", "ping256", "clu", "pclu",
+                                "clu4", "pclu4")
                         and (m, n, k) not in ROWS_SHAPES):
                     continue
                 name = f"gemm_{variant}_{t}_{m}x{n}x{k}"

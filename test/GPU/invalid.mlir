@@ -5,6 +5,7 @@
 // RUN: mpt-opt %t/warp-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{warp-tile=32x0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/stages.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{stages=9}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/cluster-m.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{cluster-m=4}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/cluster-n.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{cluster-n=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/group-m.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{group-m=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/sms.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{sms=0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/simt-vector-bytes.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{simt-vector-bytes=12}))" -verify-diagnostics -o /dev/null
@@ -46,6 +47,12 @@ func.func @f() {
 
 //--- cluster-m.mlir
 // expected-error @+1 {{mpt-linalg-to-tensor-cores: cluster-m=4 is out of range; expected 1 (no clusters) or 2 (pairs of blocks along M that share B's tiles)}}
+func.func @f() {
+  return
+}
+
+//--- cluster-n.mlir
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: cluster-n=0 is out of range; expected 1 (no clusters) or 2 (pairs of blocks along N that share A's tiles)}}
 func.func @f() {
   return
 }

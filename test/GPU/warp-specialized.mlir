@@ -56,8 +56,8 @@
 // RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 persistent=1 cluster-m=2" -o %t/pcl.mlir 2>&1 | FileCheck %s --check-prefix=PCLUSTER
 // RUN: %extract_kernels %t/pcl.mlir %t/pcl > /dev/null && cat %t/pcl/gemm_many_kernel.ptx | FileCheck %s --check-prefix=CLUSTER-PTX
 // RUN: %if cuda-toolkit %{ for ptx in %t/pcl/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
-// CLUSTER: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 197664 bytes of shared memory, warp-specialized (a producer warpgroup issues the copies), clusters of 2 blocks along M sharing B's tiles (TMA multicast), fused rounding to f16
-// CLUSTER: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 blocks along M sharing B's tiles (TMA multicast), blocks in groups of 8 rows of tiles (of clusters)
+// CLUSTER: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 197664 bytes of shared memory, warp-specialized (a producer warpgroup issues the copies), clusters of 2 x 1 blocks (M x N) sharing B's tiles (TMA multicast), fused rounding to f16
+// CLUSTER: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 x 1 blocks (M x N) sharing B's tiles (TMA multicast), blocks in groups of 8 rows of tiles (of clusters)
 // CLUSTER-HOST: gpu.launch_func {{.*}}@gemm_kernel::@gemm_kernel clusters in (%[[ONE:[0-9]+]], %[[TWO:[0-9]+]], %[[ONE]]) blocks in (%[[TWO]], %[[TWO]], %[[ONE]])
 // CLUSTER-PTX: .maxntid 384, 1, 1
 // CLUSTER-PTX-DAG: fence.mbarrier_init.release.cluster;
@@ -69,7 +69,33 @@
 // CLUSTER-PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
 // CLUSTER-PTX-DAG: mbarrier.try_wait.parity.shared.b64
 // CLUSTER-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-// PCLUSTER: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 blocks along M sharing B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles, epilogue from registers)
+// PCLUSTER: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 x 1 blocks (M x N) sharing B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles, epilogue from registers)
+// cluster-m=2 cluster-n=2: clusters of 2 x 2 blocks (2 x 2 x 1, 4 x 1 x 1
+// when persistent). A block copies half of its A tile to the blocks of
+// its row and half of its B tile to those of its column (two multicast
+// copies of each stage, masks shifted by the block's place in the cluster),
+// and releases a stage on the barriers of its row and column (three
+// blocks: mapa to ranks computed from its own). ptxas as above.
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 cluster-m=2 cluster-n=2" -o %t/quad.mlir 2>&1 | FileCheck %s --check-prefix=QUAD
+// RUN: %extract_kernels %t/quad.mlir %t/quad > /dev/null && cat %t/quad/gemm_kernel.ptx | FileCheck %s --check-prefix=QUAD-PTX
+// RUN: FileCheck %s --check-prefix=QUAD-HOST < %t/quad.mlir
+// RUN: %if cuda-toolkit %{ for ptx in %t/quad/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 persistent=1 cluster-m=2 cluster-n=2" -o %t/pquad.mlir 2>&1 | FileCheck %s --check-prefix=PQUAD
+// RUN: FileCheck %s --check-prefix=PQUAD-HOST < %t/pquad.mlir
+// RUN: %extract_kernels %t/pquad.mlir %t/pquad > /dev/null && cat %t/pquad/gemm_many_kernel.ptx | FileCheck %s --check-prefix=QUAD-PTX
+// RUN: %if cuda-toolkit %{ for ptx in %t/pquad/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
+// QUAD: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 197664 bytes of shared memory, warp-specialized (a producer warpgroup issues the copies), clusters of 2 x 2 blocks (M x N) sharing A's and B's tiles (TMA multicast), fused rounding to f16
+// QUAD-HOST: gpu.launch_func {{.*}}@gemm_kernel::@gemm_kernel clusters in (%[[TWO:[0-9]+]], %[[TWO]], %[[ONE:[0-9]+]]) blocks in (%[[TWO]], %[[TWO]], %[[ONE]])
+// QUAD-PTX: .maxntid 384, 1, 1
+// QUAD-PTX-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// QUAD-PTX-DAG: mapa.shared::cluster.u64
+// QUAD-PTX-DAG: mapa.shared::cluster.u64
+// QUAD-PTX-DAG: mapa.shared::cluster.u64
+// QUAD-PTX-DAG: barrier.cluster.wait;
+// QUAD-PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
+// QUAD-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PQUAD: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 x 2 blocks (M x N) sharing A's and B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles, epilogue from registers)
+// PQUAD-HOST: gpu.launch_func {{.*}}@gemm_many_kernel::@gemm_many_kernel clusters in (%[[FOUR:[0-9]+]], %[[ONE:[0-9]+]], %[[ONE]]) blocks in (%{{[0-9]+}}, %[[ONE]], %[[ONE]])
 // PINGPONG-PTX: .maxntid 384, 1, 1
 // PINGPONG-PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
 // PINGPONG-PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16

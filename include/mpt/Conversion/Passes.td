@@ -87,8 +87,14 @@ def ConvertLinalgToTensorCores
       and a stage is refilled once the consumers of both blocks have
       released it (each consumer arrives on both blocks' release barriers
       through `mapa`); the cluster synchronizes after initializing its
-      barriers and before it exits. The block order and the persistent
-      loop go over the clusters' tiles (2 BM x BN). An operand that a `linalg.transpose` of its last
+      barriers and before it exits. `cluster-n=2` is the same along N:
+      clusters of two blocks side by side that share A's tile (each copies
+      half of its rows, or with a transposed A half of its 64 x 64 boxes,
+      so BM a multiple of 128). Both give clusters of 2 x 2, in which each
+      block multicasts to the blocks of its row (A) and column (B), and a
+      stage's release barrier counts the consumers of those three blocks.
+      The block order and the persistent loop go over the clusters' tiles
+      (CM BM x CN BN). An operand that a `linalg.transpose` of its last
       two dimensions wrote (the backward pass's `transpose_a` /
       `transpose_b`: dW = X^T dY, dX = dY W^T) is read from the transpose's
       input as it lies in memory: A^T (K x M) as M-major tiles of 64 x 64
@@ -187,6 +193,11 @@ def ConvertLinalgToTensorCores
            "blocks along M (1 or 2), each copying its share of their common "
            "B tile to all of them with TMA multicast (2 implies "
            "warp-specialize)">,
+    Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
+           "wgmma kernels (sm_90a) in thread-block clusters of this many "
+           "blocks along N (1 or 2), each copying its share of their common "
+           "A tile to all of them with TMA multicast (2 implies "
+           "warp-specialize; with cluster-m=2, clusters of 2 x 2)">,
     Option<"groupM", "group-m", "int64_t", /*default=*/"8",
            "Blocks of the Tensor Core kernels in groups of this many rows of "
            "tiles, for L2 reuse (1: row by row)">,

@@ -65,6 +65,12 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
                      "many blocks along M that share B's tiles through TMA "
                      "multicast (1 or 2; 2 implies warp-specialize)"),
       llvm::cl::init(1)};
+  Opt<int64_t> clusterN{
+      *this, "cluster-n",
+      llvm::cl::desc("wgmma kernels (sm_90a) in thread-block clusters of this "
+                     "many blocks along N that share A's tiles through TMA "
+                     "multicast (1 or 2; 2 implies warp-specialize)"),
+      llvm::cl::init(1)};
   Opt<int64_t> groupM{
       *this, "group-m",
       llvm::cl::desc("Tensor Core kernels take their tiles in groups of this "

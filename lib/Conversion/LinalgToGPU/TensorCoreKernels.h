@@ -233,10 +233,12 @@ struct WgmmaTiles {
   /// tiles, each the whole `bm` x `bn` tile; otherwise they share each tile,
   /// 64 rows each.
   bool pingpong = false;
-  /// Blocks of a thread-block cluster along M (specialized too): blocks
-  /// with tiles of C one above the other, each copying its share of their
-  /// common B tile to all of them (TMA multicast).
-  int64_t cluster = 1;
+  /// Thread-block clusters of clusterM x clusterN blocks (specialized too):
+  /// tiles of C side by side, the blocks of a row of the cluster sharing
+  /// A's tile and those of a column B's; each block copies its share of
+  /// both to the blocks that share them (TMA multicast).
+  int64_t clusterM = 1, clusterN = 1;
+  int64_t clusterBlocks() const { return clusterM * clusterN; }
   /// Consumer warpgroups.
   int64_t warpgroups() const { return pingpong ? 2 : bm / 64; }
   /// The rows of a tile that one consumer warpgroup computes.
@@ -263,6 +265,7 @@ struct WgmmaOptions {
   bool persistent = false;   // persistent (implies specialized)
   bool pingpong = false;     // ping-pong (implies persistent)
   int64_t clusterM = 1;      // blocks of a cluster along M (1 or 2)
+  int64_t clusterN = 1;      // blocks of a cluster along N (1 or 2)
   int64_t sms = 132;         // SMs the grid aims to fill
 };
 

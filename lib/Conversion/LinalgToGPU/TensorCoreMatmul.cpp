@@ -31,6 +31,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <numeric>
+#include <tuple>
 
 namespace mpt {
 #define GEN_PASS_DEF_CONVERTLINALGTOTENSORCORES
@@ -242,11 +243,16 @@ struct ConvertLinalgToTensorCoresPass
           << " is out of range; expected 0 (by target and shape) to 8";
       return signalPassFailure();
     }
-    if (clusterM != 1 && clusterM != 2) {
+    for (auto [size, name, pairs] :
+         {std::tuple{int64_t(clusterM), "cluster-m", "M that share B's"},
+          std::tuple{int64_t(clusterN), "cluster-n", "N that share A's"}}) {
+      if (size == 1 || size == 2)
+        continue;
       getOperation().emitError()
-          << "mpt-linalg-to-tensor-cores: cluster-m=" << int64_t(clusterM)
+          << "mpt-linalg-to-tensor-cores: " << name << "=" << size
           << " is out of range; expected 1 (no clusters) or 2 (pairs of "
-             "blocks along M that share B's tiles)";
+             "blocks along "
+          << pairs << " tiles)";
       return signalPassFailure();
     }
     if (groupM < 1) {
@@ -386,6 +392,7 @@ struct ConvertLinalgToTensorCoresPass
       wgmma.persistent = persistent || pingpong;
       wgmma.pingpong = pingpong;
       wgmma.clusterM = clusterM;
+      wgmma.clusterN = clusterN;
       wgmma.sms = sms;
       if (hopper) {
         // wgmma reads the swap of the last two dims (TMA boxes of a plain
@@ -471,7 +478,8 @@ struct ConvertLinalgToTensorCoresPass
       if (hopperTiles) {
         const WgmmaTiles &t = *hopperTiles;
         // (With clusters, the order goes over the clusters' tiles.)
-        order = BlockOrder::of(*info, t.bm * t.cluster, t.bn, groupM);
+        order =
+            BlockOrder::of(*info, t.bm * t.clusterM, t.bn * t.clusterN, groupM);
         buildWgmmaKernel(b, loc, kernelInfo, t, groupM, store);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
@@ -484,9 +492,13 @@ struct ConvertLinalgToTensorCoresPass
         describeFold("B", foldB, kernelInfo.viewB.has_value(), "K-major tiles");
         if (t.specialized)
           os << ", warp-specialized (a producer warpgroup issues the copies)";
-        if (t.cluster > 1)
-          os << ", clusters of " << t.cluster
-             << " blocks along M sharing B's tiles (TMA multicast)";
+        if (t.clusterBlocks() > 1)
+          os << ", clusters of " << t.clusterM << " x " << t.clusterN
+             << " blocks (M x N) sharing "
+             << (t.clusterM == 1   ? "A's"
+                 : t.clusterN == 1 ? "B's"
+                                   : "A's and B's")
+             << " tiles (TMA multicast)";
         if (t.persistentBlocks) {
           int64_t tiles = llvm::divideCeil(info->m, t.bm) *
                           llvm::divideCeil(info->n, t.bn) *
@@ -524,7 +536,7 @@ struct ConvertLinalgToTensorCoresPass
       if (epilogue)
         os << ", " << epilogue->describe();
       os << order.describe();
-      if (hopperTiles && hopperTiles->cluster > 1 && order.grouped())
+      if (hopperTiles && hopperTiles->clusterBlocks() > 1 && order.grouped())
         os << " (of clusters)";
       op.emitRemark() << "matmul " << info->m << "x" << info->n << "x"
                       << info->k

@@ -45,14 +45,16 @@
 // in turns (an mbarrier each): one starts a tile once the other has passed
 // the waits of the tile before, so one consumer's products run while the
 // other stores its tile.
-// Clusters (warp-specialized too): `cluster` blocks whose tiles of C lie one
-// above the other; each producer copies its share of their common B tile to
-// all of them (multicast TMA, completing bytes of each block's mbarrier),
-// so a stage is refilled only once the consumers of every block of the
-// cluster have released it: the release barriers, in dynamic shared memory
-// after the stages, count them all, and each consumer arrives on every
-// block's (mapa). The cluster synchronizes after the barriers are
-// initialized and before it exits.
+// Clusters (warp-specialized too): cm x cn blocks (at most 2 x 2) whose
+// tiles of C lie side by side; the blocks of a column of the cluster share
+// their B tile, those of a row their A tile. Each producer copies its share
+// of both to the blocks that share them (multicast TMA, completing bytes of
+// each block's mbarrier), so a stage is refilled only once the consumers of
+// those blocks have released it: the release barriers, in dynamic shared
+// memory after the stages, count the consumers of a block's row and column
+// (all of the cluster when it is 1 x 2 or 2 x 1), and each consumer arrives
+// on the barriers of its row and column (mapa). The cluster synchronizes
+// after the barriers are initialized and before it exits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,7 +158,8 @@ int64_t WgmmaTiles::releaseBarrierOffset() const {
 
 int64_t WgmmaTiles::sharedBytes() const {
   // A cluster's release barriers: one per stage, and ping-pong's extra one.
-  int64_t barriers = cluster > 1 ? 8 * (stages + (pingpong ? 1 : 0)) : 0;
+  int64_t barriers =
+      clusterBlocks() > 1 ? 8 * (stages + (pingpong ? 1 : 0)) : 0;
   return releaseBarrierOffset() + barriers + kSwizzleAlign;
 }
 
@@ -182,13 +185,17 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                 "tensor-map rows of 16 bytes)");
   WgmmaTiles t;
   bool persistent = options.persistent || options.pingpong;
-  t.cluster = options.clusterM;
-  t.specialized = options.specialized || persistent || t.cluster > 1;
+  t.clusterM = options.clusterM;
+  t.clusterN = options.clusterN;
+  const int64_t cm = t.clusterM, cn = t.clusterN;
+  t.specialized = options.specialized || persistent || cm * cn > 1;
   t.pingpong = options.pingpong;
-  // A block of a cluster copies 1 / cluster of B's tile for all of them:
-  // whole 64-column boxes of N-major B, or rows of K-major B (B^T).
-  const int64_t minBn =
-      t.cluster > 1 && !info.transposedB ? 64 * t.cluster : 64;
+  // A block of a cluster copies 1 / cm of B's tile for the blocks of its
+  // column: whole 64-column boxes of N-major B, or rows of K-major B (B^T);
+  // and 1 / cn of A's for the blocks of its row: rows of K-major A, or whole
+  // 64 x 64 boxes of M-major A (A^T).
+  const int64_t minBn = !info.transposedB ? 64 * cm : 64;
+  const int64_t minBm = info.transposedA ? 64 * cn : 64;
   if (!blockTile.empty()) {
     SmallVector<int64_t> s = *parseSizes(blockTile, 3);
     if (s[2] != kWgmmaBlockK || s[0] % 64 || s[0] > 256 || s[1] % 64 ||
@@ -199,11 +206,17 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     t.bm = s[0];
     t.bn = s[1];
     if (t.bn % minBn)
-      return fail("block-tile=" + blockTile + " with cluster-m=" +
-                  Twine(t.cluster) + ": each block of the cluster multicasts " +
+      return fail("block-tile=" + blockTile + " with cluster-m=" + Twine(cm) +
+                  ": each block of the cluster multicasts " +
                   "whole 64-column boxes of B's 64 x BN tile, so BN must be a "
                   "multiple of " +
                   Twine(minBn));
+    if (t.bm % minBm)
+      return fail("block-tile=" + blockTile + " with cluster-n=" + Twine(cn) +
+                  ": each block of the cluster multicasts whole 64 x 64 "
+                  "boxes of the transposed A's 64 x BM tile, so BM must be a "
+                  "multiple of " +
+                  Twine(minBm));
     if (t.pingpong && t.bm * t.bn > 128 * 128)
       return fail("block-tile=" + blockTile +
                   " holds more than 128 accumulators per thread of the one "
@@ -216,11 +229,12 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     t.bm = 128;
     t.bn = t.pingpong ? 128 : 256;
     auto blocks = [&]() -> int64_t {
-      return llvm::divideCeil(info.m, t.bm * t.cluster) * t.cluster *
-             llvm::divideCeil(info.n, t.bn) * std::max<int64_t>(info.batch, 1);
+      return llvm::divideCeil(info.m, t.bm * cm) * cm *
+             llvm::divideCeil(info.n, t.bn * cn) * cn *
+             std::max<int64_t>(info.batch, 1);
     };
     int64_t fill = t.pingpong ? 2 * options.sms : options.sms;
-    while (blocks() < fill && (t.bn > minBn || t.bm > 64)) {
+    while (blocks() < fill && (t.bn > minBn || t.bm > minBm)) {
       if (t.bn > minBn)
         t.bn /= 2;
       else
@@ -228,14 +242,14 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     }
   }
   int64_t kTiles = llvm::divideCeil(info.k, kWgmmaBlockK);
-  // Tiles of the clusters (t.cluster tiles of C one above the other).
-  int64_t tiles = llvm::divideCeil(info.m, t.bm * t.cluster) *
-                  llvm::divideCeil(info.n, t.bn) *
+  // Tiles of the clusters (cm x cn tiles of C).
+  int64_t tiles = llvm::divideCeil(info.m, t.bm * cm) *
+                  llvm::divideCeil(info.n, t.bn * cn) *
                   std::max<int64_t>(info.batch, 1);
   if (persistent)
     t.persistentBlocks =
-        t.cluster *
-        std::min(tiles, std::max<int64_t>(options.sms / t.cluster, 1));
+        cm * cn *
+        std::min(tiles, std::max<int64_t>(options.sms / (cm * cn), 1));
   if (options.stages > 0) {
     t.stages = options.stages;
   } else {
@@ -274,12 +288,13 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t threads = t.threads();
   const int64_t consumers = t.warpgroups();
   const bool persistent = t.persistentBlocks > 0;
-  // Clusters: `cl` blocks with tiles one above the other, each a rank of
-  // the cluster; the block order and the persistent loop go over their
-  // tiles of cl * bm x bn, which `slots` clusters take in turn.
-  const int64_t cl = t.cluster;
-  const int64_t slots = t.persistentBlocks / cl;
-  BlockOrder order = BlockOrder::of(info, t.bm * cl, t.bn, groupM);
+  // Clusters: cm x cn blocks with tiles of C side by side, block (rm, rn)
+  // of rank rm * cn + rn (x fastest); the block order and the persistent
+  // loop go over their tiles of cm bm x cn bn, which `slots` clusters take
+  // in turn.
+  const int64_t cm = t.clusterM, cn = t.clusterN, cs = cm * cn;
+  const int64_t slots = t.persistentBlocks / cs;
+  BlockOrder order = BlockOrder::of(info, t.bm * cm, t.bn * cn, groupM);
   const int64_t tilesPerBatch = order.mTiles * order.nTiles;
   const int64_t tiles = tilesPerBatch * std::max<int64_t>(info.batch, 1);
 
@@ -359,8 +374,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // A: bm x 64 boxes, or (transposed, M-major) 64 x 64 boxes of K x M, bm / 64
   // side by side; B: 64 x 64 boxes of K x N, bn / 64 side by side, or
   // (transposed, K-major) one bn x 64 box of N x K.
-  Value hostA = tensorMap(opA, info.transposedA ? bk : t.bm);
-  Value hostB = tensorMap(opB, info.transposedB ? t.bn / cl : bk);
+  Value hostA = tensorMap(opA, info.transposedA ? bk : t.bm / cn);
+  Value hostB = tensorMap(opB, info.transposedB ? t.bn / cm : bk);
   auto toPointer = [&](Value map) {
     return UnrealizedConversionCastOp::create(outer, loc, pointer, map)
         .getResult(0);
@@ -372,33 +387,39 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   Value smemSize = arith::ConstantIntOp::create(outer, loc, outer.getI32Type(),
                                                 t.sharedBytes());
   // One block per tile, or (persistent) one per SM, each looping over tiles;
-  // clusters of cl blocks along y (x when persistent).
-  auto clusterSize = [&](bool along) {
-    return cl > 1 ? hm.c(along ? cl : 1) : Value();
+  // clusters of cn x cm blocks along x and y (cs along x when persistent).
+  auto clusterSize = [&](int64_t size) {
+    return cs > 1 ? hm.c(size) : Value();
   };
   auto launch =
       persistent
           ? gpu::LaunchOp::create(
                 outer, loc, hm.c(t.persistentBlocks), hm.c(1), hm.c(1),
                 hm.c(threads), hm.c(1), hm.c(1), smemSize, nullptr, {}, {}, {},
-                clusterSize(true), clusterSize(false), clusterSize(false))
+                clusterSize(cs), clusterSize(1), clusterSize(1))
           : gpu::LaunchOp::create(
-                outer, loc, hm.c(order.nTiles), hm.c(order.mTiles * cl),
+                outer, loc, hm.c(order.nTiles * cn), hm.c(order.mTiles * cm),
                 hm.c(std::max<int64_t>(info.batch, 1)), hm.c(threads), hm.c(1),
-                hm.c(1), smemSize, nullptr, {}, {}, {}, clusterSize(false),
-                clusterSize(true), clusterSize(false));
+                hm.c(1), smemSize, nullptr, {}, {}, {}, clusterSize(cn),
+                clusterSize(cm), clusterSize(1));
   // (The builder leaves out the body's cluster ids and sizes.)
-  if (cl > 1)
+  if (cs > 1)
     for (int i = 0; i < 6; ++i)
       launch.getBody().front().addArgument(outer.getIndexType(), loc);
   OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
   IndexMath im{b, loc};
   Value tx = launch.getThreadIds().x;
-  // The block's rank in its cluster (clusters tile the grid).
-  Value rank = cl > 1 ? im.rem(persistent ? launch.getBlockIds().x
-                                          : launch.getBlockIds().y,
-                               cl)
-                      : Value();
+  // The block's row and column in its cluster (clusters tile the grid),
+  // null along a dim of one block.
+  Value rankM, rankN;
+  if (persistent && cs > 1) {
+    Value rank = im.rem(launch.getBlockIds().x, cs);
+    rankM = cm > 1 ? im.div(rank, cn) : Value();
+    rankN = cn > 1 ? im.rem(rank, cn) : Value();
+  } else if (cs > 1) {
+    rankM = cm > 1 ? im.rem(launch.getBlockIds().y, cm) : Value();
+    rankN = cn > 1 ? im.rem(launch.getBlockIds().x, cn) : Value();
+  }
   Value warpgroup = im.div(tx, 128);
   auto fromPointer = [&](Value ptr, Type type) {
     return UnrealizedConversionCastOp::create(b, loc, type, ptr).getResult(0);
@@ -431,10 +452,13 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   struct Tile {
     Value batch, mBase, nBase;
   };
-  // (A cluster's tile `mTile`: rank r's is tile cl * mTile + r of C.)
+  // (A cluster's tile (mTile, nTile): block (rm, rn)'s is tile
+  // (cm mTile + rm, cn nTile + rn) of C.)
   auto tileAt = [&](IndexMath &tm, Value mTile, Value nTile, Value batch) {
-    if (rank)
-      mTile = tm.add(tm.mul(mTile, cl), rank);
+    if (rankM)
+      mTile = tm.add(tm.mul(mTile, cm), rankM);
+    if (rankN)
+      nTile = tm.add(tm.mul(nTile, cn), rankN);
     return Tile{batch, tm.mul(mTile, t.bm), tm.mul(nTile, t.bn)};
   };
   // Calls `body` for each tile of this block with the tile's index among
@@ -447,14 +471,14 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                          Value consumer = Value()) {
     IndexMath fm{fb, loc};
     if (!persistent) {
-      auto [mTile, nTile] = order.tileOf(fm, launch.getBlockIds().x,
-                                         fm.div(launch.getBlockIds().y, cl));
+      auto [mTile, nTile] = order.tileOf(fm, fm.div(launch.getBlockIds().x, cn),
+                                         fm.div(launch.getBlockIds().y, cm));
       body(fb, fm.c(0),
            tileAt(fm, mTile, nTile,
                   info.batch ? launch.getBlockIds().z : Value()));
       return;
     }
-    Value first = fm.div(launch.getBlockIds().x, cl);
+    Value first = fm.div(launch.getBlockIds().x, cs);
     Value start = consumer ? fm.add(first, fm.mul(consumer, slots)) : first;
     auto loop = scf::ForOp::create(fb, loc, start, fm.c(tiles),
                                    fm.c(consumer ? 2 * slots : slots));
@@ -508,15 +532,16 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                     : Value();
   const int64_t releasers = t.pingpong ? 1 : consumers;
   Value empty =
-      t.specialized && cl == 1
+      t.specialized && cs == 1
           ? nvgpu::MBarrierCreateOp::create(
                 b, loc, nvgpu::MBarrierGroupType::get(ctx, shared, emptyCount))
                 .getResult()
           : Value();
   // Clusters: the release barriers lie in the dynamic shared memory, at the
-  // same place in every block, and NVVM ops address them: the consumers of
-  // every block of the cluster release a stage on each block's barrier
-  // (mapa), since each block's copies land in all of them.
+  // same place in every block, and NVVM ops address them. A block's copies
+  // land in the blocks of its row (A) and column (B), so the consumers of a
+  // block release a stage on the barriers of those blocks (mapa): the
+  // blocks (rm, j) and then (rm + i, rn), i = 1 .. cm - 1 (modulo cm).
   auto toI32 = [&](OpBuilder &ib, Value index) {
     return arith::IndexCastOp::create(ib, loc, ib.getI32Type(), index)
         .getResult();
@@ -538,13 +563,27 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     }
     Value local = releaseBarrier(rb, index);
     IndexMath rm{rb, loc};
-    for (int64_t r = 0; r < cl; ++r) {
-      Value remote =
-          NVVM::MapaOp::create(rb, loc, LLVM::LLVMPointerType::get(ctx, 7),
-                               local, toI32(rb, rm.c(r)));
+    auto arrive = [&](Value blockM, Value blockN) {
+      Value rank = rm.c(0);
+      if (blockM)
+        rank = rm.mul(blockM, cn);
+      if (blockN)
+        rank = rm.add(rank, blockN);
+      Value remote = NVVM::MapaOp::create(
+          rb, loc, LLVM::LLVMPointerType::get(ctx, 7), local, toI32(rb, rank));
       NVVM::MBarrierArriveOp::create(rb, loc, Type(), remote, Value(),
                                      NVVM::MemScopeKind::CLUSTER);
+    };
+    // (A cluster of one row or column: every block, ranks 0, 1, ...)
+    if (cm == 1 || cn == 1) {
+      for (int64_t r = 0; r < cs; ++r)
+        arrive(Value(), rm.c(r));
+      return;
     }
+    for (int64_t j = 0; j < cn; ++j)
+      arrive(rankM, rm.c(j));
+    for (int64_t i = 1; i < cm; ++i)
+      arrive(rm.rem(rm.add(rankM, i), cm), rankN);
   };
   // Waits until the phase of parity `parity` (0 or 1, index) of stage
   // `index`'s release barrier has completed.
@@ -567,11 +606,24 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     NVVM::ClusterArriveOp::create(sb, loc, UnitAttr());
     NVVM::ClusterWaitOp::create(sb, loc, UnitAttr());
   };
-  const Value multicast =
-      cl > 1 ? arith::ConstantIntOp::create(b, loc, b.getI16Type(),
-                                            (int64_t(1) << cl) - 1)
-                   .getResult()
+  // The multicast masks (bit r: the block of rank r) of this block's
+  // copies: A to the blocks of its row, B to those of its column; null
+  // without a block to share them with.
+  auto mask = [&](int64_t bits, Value shift) -> Value {
+    Type i16 = b.getI16Type();
+    Value value = arith::ConstantIntOp::create(b, loc, i16, bits);
+    return arith::ShLIOp::create(
+        b, loc, value,
+        arith::IndexCastOp::create(b, loc, i16, shift).getResult());
+  };
+  int64_t columnBits = 0;
+  for (int64_t i = 0; i < cm; ++i)
+    columnBits |= int64_t(1) << (i * cn);
+  const Value multicastA =
+      cn > 1 ? mask((int64_t(1) << cn) - 1, rankM ? im.mul(rankM, cn) : im.c(0))
              : Value();
+  const Value multicastB =
+      cm > 1 ? mask(columnBits, rankN ? rankN : im.c(0)) : Value();
   Value leader =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tx, im.c(0));
   auto ifLeader = [&](OpBuilder &ib, Value cond,
@@ -594,27 +646,34 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
           lb, loc, view(lb, offset, box.getShape(), el), barriers, map,
           coordinates(lm, o, tile.batch, row, col), stage, mask, Value());
     };
+    // A: with clusters along N, this block's share (boxes of A^T, rows of
+    // A) for the blocks of its row.
     if (info.transposedA) {
-      for (int64_t box = 0; box < t.bm / 64; ++box)
-        load(lm.add(lm.mul(stage, aBytes), box * boxBytes), aBox, mapA, opA,
-             lm.add(tile.mBase, box * 64), k0);
-    } else {
-      load(lm.mul(stage, aBytes), aBox, mapA, opA, k0, tile.mBase);
-    }
-    // B: with clusters, this block's share (rows of B^T, boxes of B) for
-    // every block of the cluster.
-    if (info.transposedB) {
-      Value row = rank ? lm.mul(rank, t.bn / cl) : lm.c(0);
-      load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion), lm.mul(row, 128)),
-           bBox, mapB, opB, k0, lm.add(tile.nBase, row), multicast);
-    } else {
-      const int64_t share = t.bn / 64 / cl;
+      const int64_t share = t.bm / 64 / cn;
       for (int64_t box = 0; box < share; ++box) {
-        Value which = rank ? lm.add(lm.mul(rank, share), box) : lm.c(box);
+        Value which = rankN ? lm.add(lm.mul(rankN, share), box) : lm.c(box);
+        load(lm.add(lm.mul(stage, aBytes), lm.mul(which, boxBytes)), aBox, mapA,
+             opA, lm.add(tile.mBase, lm.mul(which, 64)), k0, multicastA);
+      }
+    } else {
+      Value row = rankN ? lm.mul(rankN, t.bm / cn) : lm.c(0);
+      load(lm.add(lm.mul(stage, aBytes), lm.mul(row, 128)), aBox, mapA, opA, k0,
+           lm.add(tile.mBase, row), multicastA);
+    }
+    // B: with clusters along M, this block's share (rows of B^T, boxes of
+    // B) for the blocks of its column.
+    if (info.transposedB) {
+      Value row = rankM ? lm.mul(rankM, t.bn / cm) : lm.c(0);
+      load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion), lm.mul(row, 128)),
+           bBox, mapB, opB, k0, lm.add(tile.nBase, row), multicastB);
+    } else {
+      const int64_t share = t.bn / 64 / cm;
+      for (int64_t box = 0; box < share; ++box) {
+        Value which = rankM ? lm.add(lm.mul(rankM, share), box) : lm.c(box);
         load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion),
                     lm.mul(which, boxBytes)),
              bBox, mapB, opB, lm.add(tile.nBase, lm.mul(which, 64)), k0,
-             multicast);
+             multicastB);
       }
     }
   };
@@ -636,7 +695,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                       Value());
       else
         NVVM::MBarrierInitOp::create(ib, loc, releaseBarrier(ib, lm.c(s)),
-                                     toI32(ib, lm.c(releasers * cl)), Value());
+                                     toI32(ib, lm.c(releasers * (cm + cn - 1))),
+                                     Value());
     }
     for (int64_t c = 0; turns && c < 2; ++c)
       nvgpu::MBarrierInitOp::create(ib, loc, turns, lm.c(1), lm.c(c), Value());
@@ -646,7 +706,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   });
   // Every thread (of the cluster) sees the initialized barriers before it
   // waits on them.
-  if (cl > 1)
+  if (cs > 1)
     syncCluster(b);
   else
     gpu::BarrierOp::create(b, loc);
@@ -748,9 +808,10 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   };
   // Partial tiles: the stores stay inside C (N is a multiple of 8, so a row
   // of four or a pair is all in or all out).
-  // (The last cluster of a column may have blocks below C.)
+  // (The last cluster of a column may have blocks below C, of a row right
+  // of it.)
   std::optional<std::pair<int64_t, int64_t>> bounds;
-  if (info.m % (t.bm * cl) || info.n % t.bn)
+  if (info.m % (t.bm * cm) || info.n % (t.bn * cn))
     bounds = std::make_pair(info.m, info.n);
 
   auto consume = [&](OpBuilder &cb, Value index, Tile tile) {
@@ -925,7 +986,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   forEachTile(b, consume, t.pingpong ? warpgroup : Value());
   if (t.specialized)
     b = outerBody; // after the roles' scf.if
-  if (cl > 1)
+  if (cs > 1)
     syncCluster(b);
   gpu::TerminatorOp::create(b, loc);
 }

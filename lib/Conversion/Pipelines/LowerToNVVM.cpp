@@ -109,6 +109,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.persistent = options.persistent;
   tc.pingpong = options.pingpong;
   tc.clusterM = options.clusterM;
+  tc.clusterN = options.clusterN;
   tc.groupM = options.groupM;
   tc.sms = options.sms;
   tc.simtVectorBytes = options.simtVectorBytes;

@@ -14,7 +14,8 @@ to; and kernel options: pipeline stages, explicit block and warp tiles
 group-m, the warp-specialized, persistent and ping-pong wgmma kernels with
 few SMs (so that a persistent block takes several tiles), clusters of two
 blocks sharing B's tiles (cluster-m=2, drawn from a second generator so
-that the rest of each case is what it was without it), the SIMT kernel's
+that the rest of each case is what it was without it) or A's (cluster-n=2,
+from a third; both: clusters of 2 x 2), the SIMT kernel's
 vector width. Each case is written by emulate_gemm.py gen, lowered and run
 by `MPT_RUN --emulate-gpu=...` and compared by emulate_gemm.py check with its
 tolerances (a tf32 case that a SIMT kernel computes, exactly, against the
@@ -37,7 +38,7 @@ import sweep  # noqa: E402
 CHIPS = ["sm_70", "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
 # The kernel a remark names; the first pattern that matches wins.
 KERNELS = [("wgmma clusters",
-            re.compile(r"on Tensor Cores: wgmma.*clusters of 2 blocks")),
+            re.compile(r"on Tensor Cores: wgmma.*clusters of \d x \d blocks")),
            ("wgmma", re.compile(r"on Tensor Cores: wgmma")),
            ("mma.sync tf32", re.compile(r"on Tensor Cores: mma.sync m16n8k8")),
            ("mma.sync", re.compile(r"on Tensor Cores: mma.sync")),
@@ -59,9 +60,10 @@ def size(rng):
     return int(rng.integers(1, 321))
 
 
-def draw(rng, cluster_rng):
+def draw(rng, cluster_rng, cluster_n_rng):
     """One case: (chip, dtype, m, n, k, gen flags, emulate-gpu options)."""
     clustered = cluster_rng.random() < 0.4
+    clustered_n = cluster_n_rng.random() < 0.3
     # sm_90a twice as often: its wgmma kernels have the most variants.
     chip = (CHIPS + ["sm_90a"])[rng.integers(len(CHIPS) + 1)]
     sm = int(chip[3:5])
@@ -118,6 +120,8 @@ def draw(rng, cluster_rng):
             options.append("sms=%d" % rng.integers(1, 5))
     if chip == "sm_90a" and clustered:
         options.append("cluster-m=2")
+    if chip == "sm_90a" and clustered_n:
+        options.append("cluster-n=2")
     if dtype == "f32" and rng.random() < 0.3:
         options.append("simt-vector-bytes=%d" % [1, 4, 8][rng.integers(3)])
     return chip, dtype, m, n, k, flags, options
@@ -127,10 +131,12 @@ def main():
     args = sweep.parse_args("mpt_run")
     rng = np.random.default_rng(args.seed)
     cluster_rng = np.random.default_rng([args.seed, 2])
+    cluster_n_rng = np.random.default_rng([args.seed, 3])
     here = os.path.abspath(__file__)
     failed, taken = 0, {}
     for i in range(args.cases):
-        chip, dtype, m, n, k, flags, options = draw(rng, cluster_rng)
+        chip, dtype, m, n, k, flags, options = draw(rng, cluster_rng,
+                                                    cluster_n_rng)
         d = os.path.join(args.dir, "case%d" % i)
         gen = [sys.executable, os.path.join(os.path.dirname(here),
                                             "emulate_gemm.py"),

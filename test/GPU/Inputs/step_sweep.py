@@ -13,9 +13,10 @@ mean squared error loss. The step is built in fp32 (`mpt-build-train-step`)
 or mixed precision (`mpt-amp-pipeline`, f16 or bf16, with loss scaling and
 fp32 master weights) with SGD, momentum or Adam, then run once on the CPU
 and once by the GPU emulator for a chip from sm_70 to sm_90a with random
-kernel options (on sm_90a sometimes clusters of two blocks, cluster-m=2,
-drawn from a second generator so that the rest of each case is what it was
-without it), with the same random arguments (`--seed`). Every result
+kernel options (on sm_90a sometimes clusters of two blocks, cluster-m=2
+or cluster-n=2 or both, drawn from a second and a third generator so that
+the rest of each case is what it was without them), with the same random
+arguments (`--seed`). Every result
 (loss, parameters, optimizer and loss-scale state) must agree within a
 relative difference in the 2-norm (compare_results.py) of 1e-3 for fp32
 and f16 steps and 2^-7 for bf16 (TOLERANCE). Prints a line per failing
@@ -171,9 +172,10 @@ def attention(rng):
             % (",\n    ".join(args), "\n".join(body)))
 
 
-def draw(rng, cluster_rng):
+def draw(rng, cluster_rng, cluster_n_rng):
     """(model text, mpt-opt flags, emulate-gpu options, run seed)."""
     clustered = cluster_rng.random() < 0.4
+    clustered_n = cluster_n_rng.random() < 0.3
     transformer = rng.random() < 0.35
     text = attention(rng) if transformer else model(rng)
     # Adam's first update is lr times the sign of the gradient: where a
@@ -204,6 +206,8 @@ def draw(rng, cluster_rng):
                         "pingpong=1 sms=2"][rng.integers(3)])
     if chip == "sm_90a" and clustered:
         options.append("cluster-m=2")
+    if chip == "sm_90a" and clustered_n:
+        options.append("cluster-n=2")
     if rng.random() < 0.3:
         options.append("simt-vector-bytes=%d" % [1, 4, 8][rng.integers(3)])
     if rng.random() < 0.2:
@@ -217,11 +221,12 @@ def main():
     args = sweep.parse_args("mpt_opt", "mpt_run")
     rng = np.random.default_rng(args.seed)
     cluster_rng = np.random.default_rng([args.seed, 2])
+    cluster_n_rng = np.random.default_rng([args.seed, 3])
     compare = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "compare_results.py")
     failed = 0
     for i in range(args.cases):
-        text, flags, options, seed, precision = draw(rng, cluster_rng)
+        text, flags, options, seed, precision = draw(rng, cluster_rng, cluster_n_rng)
         d = os.path.join(args.dir, "case%d" % i)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "model.mlir"), "w") as f:
