@@ -5,7 +5,7 @@
 //
 //  - correctness: fresh random A and B (uniform in [-1, 1], rounded to
 //    f16/bf16), the output poisoned with NaN first (and zeroed for every
-//    variant but `op`, which accumulate into C; `mma` is the mma.sync
+//    variant but `op` and its kin, which accumulate into C; `mma` is the mma.sync
 //    kernel built for sm_90, `kernel` the sm_90a one: wgmma + TMA where the
 //    shape allows it, `ws` the same warp-specialized, `pers` persistent
 //    (persistent=1), `ping` persistent ping-pong (pingpong=1, 128 x 128
@@ -14,11 +14,15 @@
 //    block tiles, `clu` `ws` in clusters of two blocks that share B's tiles
 //    (cluster-m=2), `pclu` `pers` in such clusters, `clu4` and `pclu4` the
 //    same in clusters of 2 x 2 that share A's tiles along rows and B's
-//    along columns), then compared on 4096 random output elements with a
+//    along columns; `op` is `mpt.matmul acc(f32)`, whose kernel stores the
+//    rounded f16/bf16 result, and `opers`, `otma`, `oping`, `otping` the
+//    same persistent, persistent with the TMA store epilogue, ping-pong and
+//    ping-pong with TMA stores), then compared on 4096 random output
+//    elements with a
 //    float64 CPU reference computed from the rounded inputs:
 //    ||out - ref|| / ||ref||, tolerance 1e-4 for the f32 output of the
 //    accumulating variants (fp32 accumulation), 2^-10 (f16) and
-//    2^-7 (bf16) for the rounded output of the `op` variant, 2^-9 for f32
+//    2^-7 (bf16) for the rounded output of the `op` variants, 2^-9 for f32
 //    operands rounded to tf32 (2^-11 each) by the tf32 kernels;
 //  - speed: median time of many calls measured with CUDA events, next to
 //    cublasGemmEx (same inputs, f32 output, CUBLAS_COMPUTE_32F, or
@@ -68,7 +72,11 @@ enum Variant {
   PCLU,
   CLU4,
   PCLU4,
-  OP
+  OP, // from here on: rounded 16-bit outputs
+  OPERS,
+  OTMA,
+  OPING,
+  OTPING
 };
 using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));
 
@@ -215,7 +223,7 @@ int main(int argc, char **argv) {
       a[i] = store(uniform(rng), g.type, aBytes.data() + i * eb);
     for (size_t i = 0; i < bCount; ++i)
       b[i] = store(uniform(rng), g.type, bBytes.data() + i * eb);
-    bool f32Out = g.variant != OP; // C += A B in f32
+    bool f32Out = g.variant < OP; // C += A B in f32
     size_t cBytes = cCount * (f32Out ? 4 : 2);
     void *da, *db, *dc, *dref;
     check(cudaMalloc(&da, aCount * eb), "malloc");

@@ -28,7 +28,11 @@ to both with TMA multicast: a third less L2 traffic per flop at 128 x 256),
 `pclu` (persistent=1 cluster-m=2: `pers` in such clusters), `clu4`
 (cluster-m=2 cluster-n=2: `ws` in clusters of 2 x 2 blocks, each copying
 half its A tile to its row and half its B tile to its column: half the L2
-traffic per flop) and `pclu4` (`pers` in clusters of 2 x 2).
+traffic per flop) and `pclu4` (`pers` in clusters of 2 x 2); and, since
+the TMA store epilogue applies to kernels that store a fused epilogue's
+output (not to those that add to C), `opers` (the `op` function with
+persistent=1), `otma` (tma-store=1: its epilogue through shared memory and
+TMA stores), `oping` (pingpong=1) and `otping` (pingpong=1 tma-store=1).
 
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32). Training
 steps: fp32, fp32 with tf32 matmuls, mixed precision, and mixed precision
@@ -287,11 +291,17 @@ def main():
                              " cluster-m=2 cluster-n=2"))
         variants.insert(11, ("pclu4", kernel_module, "sm_90a",
                              " persistent=1 cluster-m=2 cluster-n=2"))
+        variants += [("opers", op_module, "sm_90a", " persistent=1"),
+                     ("otma", op_module, "sm_90a", " tma-store=1"),
+                     ("oping", op_module, "sm_90a", " pingpong=1"),
+                     ("otping", op_module, "sm_90a",
+                      " pingpong=1 tma-store=1")]
     for t in TYPES:
         for m, n, k in (SMALL_SHAPES if args.small else SHAPES):
             for variant, make, chip, options in variants:
                 if (variant in ("rows", "t192", "ping256", "clu", "pclu",
-                                "clu4", "pclu4")
+                                "clu4", "pclu4", "opers", "otma", "oping",
+                                "otping")
                         and (m, n, k) not in ROWS_SHAPES):
                     continue
                 name = f"gemm_{variant}_{t}_{m}x{n}x{k}"

@@ -67,6 +67,13 @@ struct Copy {
   int32_t dstBytes, srcBytes;
 };
 
+/// A TMA store (shared to global memory) and the bytes it read from shared
+/// memory, which must not change before a wait_group retires it.
+struct BulkStore {
+  const char *src;
+  std::vector<char> bytes;
+};
+
 struct Fiber {
   ucontext_t context;
   State state = State::Ready;
@@ -76,6 +83,9 @@ struct Fiber {
   int64_t clusterArrival = -1; // the cluster barrier phase it arrived in
   std::vector<Copy> uncommitted;
   std::deque<std::vector<Copy>> groups; // committed, oldest first
+  /// TMA stores, in bulk async-groups as cp.async.bulk.commit_group made them.
+  std::vector<BulkStore> uncommittedStores;
+  std::deque<std::vector<BulkStore>> storeGroups; // oldest first
 };
 
 /// What the lanes of one warp (or warpgroup) bring to a warp-wide
@@ -282,6 +292,9 @@ void fiberMain() {
   Launch &l = *active;
   l.fn(l.args, l.shared, l.sharedBytes);
   finishCopies(*l.current);
+  if (!l.current->uncommittedStores.empty() || !l.current->storeGroups.empty())
+    fail("a thread exits with TMA stores that no cp.async.bulk.wait_group "
+         "retired (they may still read the block's shared memory)");
   l.current->state = State::Done;
   // barrier.cluster waits for the threads that have not exited.
   ++cluster->exited;
@@ -720,29 +733,53 @@ void completePhase(Mbarrier &m) {
         f.state = State::Ready;
 }
 
-void landTma(const TmaCopy &c) {
-  const TensorMap &t = *c.map;
-  int64_t index[5] = {0, 0, 0, 0, 0};
+/// Calls `f(e, inside, offset)` for element e of the box of `t` at `coords`
+/// (memref order): whether it lies inside the tensor, and its offset there
+/// in elements.
+template <typename F>
+void forEachBoxElement(const TensorMap &t, const int64_t *coords, F f) {
   int64_t count = t.boxBytes() / t.elementBytes;
   for (int64_t e = 0; e < count; ++e) {
     int64_t rest = e, offset = 0;
     bool inside = true;
     for (int d = t.rank - 1; d >= 0; --d) {
-      index[d] = rest % t.box[d];
+      int64_t g = coords[d] + rest % t.box[d];
       rest /= t.box[d];
-      int64_t g = c.coords[d] + index[d];
       inside &= g >= 0 && g < t.sizes[d];
       offset += g * t.strides[d];
     }
-    char *dst = reinterpret_cast<char *>(swizzle(
-        reinterpret_cast<int64_t>(c.dst) + e * t.elementBytes, t.swizzleBytes));
+    f(e, inside, offset);
+  }
+}
+
+/// Element e of a box at `base` in shared memory, swizzled as `t` says.
+char *boxElement(const TensorMap &t, const char *base, int64_t e) {
+  return reinterpret_cast<char *>(swizzle(
+      reinterpret_cast<int64_t>(base) + e * t.elementBytes, t.swizzleBytes));
+}
+
+void landTma(const TmaCopy &c) {
+  const TensorMap &t = *c.map;
+  forEachBoxElement(t, c.coords, [&](int64_t e, bool inside, int64_t offset) {
+    char *dst = boxElement(t, c.dst, e);
     if (inside)
       std::memcpy(dst, t.base + offset * t.elementBytes, t.elementBytes);
     else if (t.oobNan)
       std::memset(dst, 0xff, t.elementBytes);
     else
       std::memset(dst, 0, t.elementBytes);
-  }
+  });
+}
+
+/// A TMA store of the box at `src` (shared memory, swizzled as the map
+/// says) to the box of `t` at `coords`: what lies outside the tensor is not
+/// written.
+void storeTma(const TensorMap &t, const char *src, const int64_t *coords) {
+  forEachBoxElement(t, coords, [&](int64_t e, bool inside, int64_t offset) {
+    if (inside)
+      std::memcpy(const_cast<char *>(t.base) + offset * t.elementBytes,
+                  boxElement(t, src, e), t.elementBytes);
+  });
 }
 
 /// Lands the TMA copies that complete transactions of `m`.
@@ -966,6 +1003,21 @@ void checkAlive(const Launch &to, const char *what) {
   fail("%s in a block of the cluster that has exited (a block must not exit "
        "while others may still reach its shared memory)",
        what);
+}
+
+/// The tensor map at `map`, which `what` addresses with `numCoords`
+/// coordinates.
+const TensorMap *knownMap(int64_t map, int32_t numCoords, const char *what) {
+  const auto *t = reinterpret_cast<const TensorMap *>(map);
+  bool known = false;
+  for (const auto &m : tensorMaps())
+    known |= m.get() == t;
+  if (!known)
+    fail("%s with a pointer that is not a tensor map", what);
+  if (numCoords != t->rank)
+    fail("%s with %d coordinates of a rank-%d tensor map", what, numCoords,
+         t->rank);
+  return t;
 }
 
 void checkGroups(std::vector<WgmmaGroup> &groups) {
@@ -1378,6 +1430,51 @@ int64_t mpt_emu_tensor_map(int64_t base, int32_t rank, int64_t sizes,
   return reinterpret_cast<int64_t>(tensorMaps().back().get());
 }
 
+/// cp.async.bulk.tensor from shared to global memory: the box at `src`
+/// goes to `coords` (innermost first) at once; the bytes it read are checked
+/// when a wait_group retires it.
+void mpt_emu_tma_store(int64_t src, int64_t srcBase, int64_t srcSpan,
+                       int64_t map, int64_t coords, int32_t numCoords) {
+  const TensorMap *t = knownMap(map, numCoords, "TMA store");
+  if (src % 128)
+    fail("TMA store from shared memory not 128-byte aligned");
+  checkRange("TMA store (shared memory)", src, t->boxBytes(), srcBase, srcSpan);
+  int64_t at[5] = {0, 0, 0, 0, 0};
+  for (int d = 0; d < t->rank; ++d)
+    at[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
+  const char *from = reinterpret_cast<const char *>(src);
+  storeTma(*t, from, at);
+  launch().current->uncommittedStores.push_back(
+      BulkStore{from, std::vector<char>(from, from + t->boxBytes())});
+}
+
+void mpt_emu_bulk_commit() {
+  Fiber &f = *launch().current;
+  f.storeGroups.push_back(std::move(f.uncommittedStores));
+  f.uncommittedStores.clear();
+}
+
+/// cp.async.bulk.wait_group(.read) `n`: retires the thread's bulk groups but
+/// the `n` most recent, checking that the shared memory their stores read
+/// is unchanged (a buffer written again before its store was retired, or
+/// written by another thread after the store was issued, is an error).
+void mpt_emu_bulk_wait(int32_t n) {
+  Fiber &f = *launch().current;
+  while (f.storeGroups.size() > static_cast<size_t>(n < 0 ? 0 : n)) {
+    for (const BulkStore &store : f.storeGroups.front())
+      if (std::memcmp(store.src, store.bytes.data(), store.bytes.size())) {
+        size_t i = 0;
+        while (store.src[i] == store.bytes[i])
+          ++i;
+        fail("shared memory that a TMA store reads (byte %lld) changed "
+             "between the store and the cp.async.bulk.wait_group that "
+             "retired it",
+             (long long)(store.src + i - launch().shared));
+      }
+    f.storeGroups.pop_front();
+  }
+}
+
 void mpt_emu_mbarrier_init(int64_t key, int64_t count) {
   Mbarrier &m = launch().mbarriers[key];
   if (count < 1)
@@ -1411,15 +1508,7 @@ void mpt_emu_mbarrier_wait(int64_t key, int32_t parity) {
 void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
                       int64_t map, int64_t key, int64_t coords,
                       int32_t numCoords, int32_t multicast) {
-  const auto *t = reinterpret_cast<const TensorMap *>(map);
-  bool known = false;
-  for (const auto &m : tensorMaps())
-    known |= m.get() == t;
-  if (!known)
-    fail("TMA copy with a pointer that is not a tensor map");
-  if (numCoords != t->rank)
-    fail("TMA copy with %d coordinates of a rank-%d tensor map", numCoords,
-         t->rank);
+  const TensorMap *t = knownMap(map, numCoords, "TMA copy");
   if (dst % 128)
     fail("TMA copy to shared memory not 128-byte aligned");
   checkRange("TMA copy (shared memory)", dst, t->boxBytes(), dstBase, dstSpan);
@@ -1662,6 +1751,9 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_mbarrier_wait",
        reinterpret_cast<void *>(&mpt_emu_mbarrier_wait)},
       {"mpt_emu_tma_load", reinterpret_cast<void *>(&mpt_emu_tma_load)},
+      {"mpt_emu_tma_store", reinterpret_cast<void *>(&mpt_emu_tma_store)},
+      {"mpt_emu_bulk_commit", reinterpret_cast<void *>(&mpt_emu_bulk_commit)},
+      {"mpt_emu_bulk_wait", reinterpret_cast<void *>(&mpt_emu_bulk_wait)},
       {"mpt_emu_mapa", reinterpret_cast<void *>(&mpt_emu_mapa)},
       {"mpt_emu_mbarrier_arrive",
        reinterpret_cast<void *>(&mpt_emu_mbarrier_arrive)},

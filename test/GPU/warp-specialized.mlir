@@ -96,6 +96,25 @@
 // QUAD-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PQUAD: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 x 2 blocks (M x N) sharing A's and B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles, epilogue from registers)
 // PQUAD-HOST: gpu.launch_func {{.*}}@gemm_many_kernel::@gemm_many_kernel clusters in (%[[FOUR:[0-9]+]], %[[ONE:[0-9]+]], %[[ONE]]) blocks in (%{{[0-9]+}}, %[[ONE]], %[[ONE]])
+// tma-store=1 (persistent too): the matmul whose kernel stores a fused
+// epilogue's output writes it to shared buffers (two a consumer, 64 x 32
+// f16) and stores them with TMA, 8 chunks a tile: a proxy fence and the
+// warpgroup's named barrier before each store, wait_group.read 1 before a
+// buffer is written again, wait_group 0 before the block exits. The
+// matmuls that add to C keep the stores from registers, and say why.
+// ptxas as above.
+// RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 tma-store=1" -o %t/tma.mlir 2>&1 | FileCheck %s --check-prefix=TMASTORE
+// RUN: %extract_kernels %t/tma.mlir %t/tma > /dev/null && cat %t/tma/gemm_kernel.ptx | FileCheck %s --check-prefix=TMASTORE-PTX
+// RUN: %if cuda-toolkit %{ for ptx in %t/tma/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
+// TMASTORE: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 214016 bytes of shared memory, {{.*}}, persistent (4 blocks over 4 tiles, epilogue through shared memory, TMA stores of 64x32), fused rounding to f16
+// TMASTORE: remark: matmul 128x256x4096 on Tensor Cores: {{.*}}, persistent (1 block over 1 tile, epilogue from registers (no TMA store: the kernel adds its products to C))
+// TMASTORE-PTX: cp.async.bulk.wait_group.read {{[[:space:]]*}}1;
+// TMASTORE-PTX: fence.proxy.async.shared::cta;
+// TMASTORE-PTX-NEXT: bar.sync {{[[:space:]]*}}%r{{[0-9]+}}, 128;
+// TMASTORE-PTX-COUNT-8: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// TMASTORE-PTX-NEXT: cp.async.bulk.commit_group;
+// TMASTORE-PTX-NOT: cp.async.bulk.tensor
+// TMASTORE-PTX: cp.async.bulk.wait_group {{[[:space:]]*}}0;
 // PINGPONG-PTX: .maxntid 384, 1, 1
 // PINGPONG-PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;
 // PINGPONG-PTX-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16

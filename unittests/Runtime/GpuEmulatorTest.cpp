@@ -945,6 +945,68 @@ TEST(GpuEmulatorDeathTest, MulticastMasksNameBlocksOfTheCluster) {
               "multicast TMA copy to blocks 0x4 of a cluster of 2 blocks");
 }
 
+/// A TMA store of a 4 x 8 f32 box (no swizzle) from shared memory to a
+/// 6 x 12 tensor at (row 3, column 8): rows 6 and beyond and columns 12
+/// and beyond lie outside and are not written. `mode` 0 waits for the
+/// store correctly; 1 writes the box again before the wait; 2 exits without
+/// a wait.
+struct StoreArgs {
+  float *tensor;
+  int mode = 0;
+};
+
+void storeKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<StoreArgs *>(argsPtr);
+  int64_t sizes[2] = {6, 12}, strides[2] = {12, 1}, box[2] = {4, 8};
+  auto *box32 = static_cast<float *>(shared);
+  box32[tid()] = 100.0f + static_cast<float>(tid());
+  mpt_emu_barrier();
+  if (tid() != 0)
+    return;
+  int64_t map = mpt_emu_tensor_map(addr(args.tensor), 2, addr(sizes),
+                                   addr(strides), addr(box), 4, 0, 0);
+  int64_t coords[2] = {8, 3}; // innermost first
+  mpt_emu_tma_store(addr(shared), addr(shared), 1024, map, addr(coords), 2);
+  mpt_emu_bulk_commit();
+  if (args.mode == 1)
+    box32[5] = -1.0f;
+  if (args.mode != 2)
+    mpt_emu_bulk_wait(0);
+}
+
+TEST(GpuEmulator, TmaStoresClipAtTheTensorsEdges) {
+  alignas(16) static float tensor[6 * 12];
+  for (float &x : tensor)
+    x = -7.0f;
+  StoreArgs args{tensor};
+  launch(storeKernel, &args, 32);
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 12; ++c) {
+      bool inBox = r >= 3 && c >= 8;
+      float expected =
+          inBox ? 100.0f + static_cast<float>((r - 3) * 8 + (c - 8)) : -7.0f;
+      EXPECT_EQ(tensor[r * 12 + c], expected) << "row " << r << ", col " << c;
+    }
+}
+
+TEST(GpuEmulatorDeathTest, TmaStoreBuffersStayUntilRetired) {
+  alignas(16) static float tensor[6 * 12];
+  StoreArgs args{tensor, 1};
+  // (Byte 22: the first that differs of the float at byte 20, 105 -> -1.)
+  EXPECT_EXIT(launch(storeKernel, &args, 32), testing::ExitedWithCode(3),
+              "shared memory that a TMA store reads \\(byte 22\\) changed "
+              "between the store and the cp.async.bulk.wait_group that "
+              "retired it");
+}
+
+TEST(GpuEmulatorDeathTest, TmaStoresAreRetiredBeforeExit) {
+  alignas(16) static float tensor[6 * 12];
+  StoreArgs args{tensor, 2};
+  EXPECT_EXIT(launch(storeKernel, &args, 32), testing::ExitedWithCode(3),
+              "a thread exits with TMA stores that no cp.async.bulk.wait_group "
+              "retired");
+}
+
 TEST(GpuEmulatorDeathTest, ClustersTileTheGrid) {
   EXPECT_EXIT(clusterLaunch(exchangeKernel, nullptr, 3, 2),
               testing::ExitedWithCode(3),

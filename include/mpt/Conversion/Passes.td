@@ -72,6 +72,15 @@ def ConvertLinalgToTensorCores
       and the consumers store their accumulators straight from registers
       (pairs of columns, no shared staging) so that the stages stay free for
       the producer; the stages are not capped by K's tile count. With
+      `tma-store=1` (which implies `persistent=1`) a consumer instead
+      evaluates the fused epilogue on 32 columns of its rows at a time,
+      writes them to one of two shared buffers of its own (after the
+      stages), and one thread stores the buffer with one TMA store
+      (`cp.async.bulk.tensor` shared to global, clipped at the tensor's
+      edges); before a buffer is written again, `cp.async.bulk.wait_group
+      .read 1` ensures that the store issued from it has read it. A kernel
+      that adds to C, or an output that is not a static tensor of 16-byte
+      rows, keeps the stores from registers (the remark says why). With
       `pingpong=1` (which implies `persistent=1`) the two consumer
       warpgroups take alternate tiles of the block, each computing a whole
       tile (default 128 x 128: two m64n128k16 per 16 of K, 128
@@ -188,6 +197,10 @@ def ConvertLinalgToTensorCores
            "Persistent wgmma kernels (sm_90a) whose two consumer warpgroups "
            "take alternate tiles, one's products running while the other "
            "stores (implies persistent)">,
+    Option<"tmaStore", "tma-store", "bool", /*default=*/"false",
+           "Persistent wgmma kernels (sm_90a) whose epilogue writes the "
+           "fused epilogue's output to shared memory and stores it with TMA, "
+           "32 columns at a time, double-buffered (implies persistent)">,
     Option<"clusterM", "cluster-m", "int64_t", /*default=*/"1",
            "wgmma kernels (sm_90a) in thread-block clusters of this many "
            "blocks along M (1 or 2), each copying its share of their common "

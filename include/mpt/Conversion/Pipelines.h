@@ -54,6 +54,12 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
       llvm::cl::desc("wgmma kernels (sm_90a) as persistent warp-specialized "
                      "kernels: at most `sms` blocks, each loops over tiles"),
       llvm::cl::init(false)};
+  Opt<bool> tmaStore{
+      *this, "tma-store",
+      llvm::cl::desc("Persistent wgmma kernels (sm_90a) that store their "
+                     "outputs through shared memory with TMA (implies "
+                     "persistent)"),
+      llvm::cl::init(false)};
   Opt<bool> pingpong{
       *this, "pingpong",
       llvm::cl::desc("Persistent wgmma kernels (sm_90a) whose two consumer "

@@ -103,6 +103,17 @@ void mpt_emu_mbarrier_wait(int64_t key, int32_t parity);
 void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
                       int64_t map, int64_t key, int64_t coords,
                       int32_t numCoords, int32_t multicast);
+/// cp.async.bulk.tensor from shared to global memory: the box at `src`
+/// (within [srcBase, srcBase + srcSpan)) to `map`'s box at `coords`
+/// (innermost first), clipped at the tensor's edges; into the thread's
+/// current bulk async-group.
+void mpt_emu_tma_store(int64_t src, int64_t srcBase, int64_t srcSpan,
+                       int64_t map, int64_t coords, int32_t numCoords);
+/// cp.async.bulk.commit_group.
+void mpt_emu_bulk_commit();
+/// cp.async.bulk.wait_group(.read) `n`: retires all but the `n` most recent
+/// bulk async-groups, failing if shared memory their stores read changed.
+void mpt_emu_bulk_wait(int32_t n);
 /// mapa: `addr` in this block's shared memory mapped to block `rank` of the
 /// cluster.
 int64_t mpt_emu_mapa(int64_t addr, int32_t rank);

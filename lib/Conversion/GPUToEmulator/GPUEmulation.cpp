@@ -531,7 +531,9 @@ private:
                NVVM::WgmmaWaitGroupSyncOp, NVVM::ThreadIdXOp, NVVM::ThreadIdYOp,
                NVVM::ThreadIdZOp, LLVM::AddrSpaceCastOp, NVVM::MBarrierInitOp,
                NVVM::MBarrierArriveOp, NVVM::MBarrierTryWaitParityOp,
-               NVVM::MapaOp, NVVM::ClusterArriveOp, NVVM::ClusterWaitOp>(op);
+               NVVM::MapaOp, NVVM::ClusterArriveOp, NVVM::ClusterWaitOp,
+               nvgpu::TmaAsyncStoreOp, NVVM::CpAsyncBulkCommitGroupOp,
+               NVVM::CpAsyncBulkWaitGroupOp, NVVM::FenceProxyOp>(op);
   }
 
   /// The ops of the sm_90a kernels: mbarriers and TMA (nvgpu), wgmma (NVVM,
@@ -627,28 +629,44 @@ private:
       rt.call(b, loc, "mpt_emu_mbarrier_wait",
               {mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
                i32(o.getPhaseParity())});
-    } else if (auto o = dyn_cast<nvgpu::TmaAsyncLoadOp>(op)) {
-      if (o.getPredicate())
-        return o.emitOpError("is emulated without a predicate only");
-      FailureOr<Value> map = tensorMap(b, op, o.getTensorMapDescriptor());
+    } else if (isa<nvgpu::TmaAsyncLoadOp, nvgpu::TmaAsyncStoreOp>(op)) {
+      // A TMA copy's shared buffer (its address and bounds), tensor map and
+      // coordinates (spilled, and their count).
+      auto load = dyn_cast<nvgpu::TmaAsyncLoadOp>(op);
+      auto store = dyn_cast<nvgpu::TmaAsyncStoreOp>(op);
+      if (load ? load.getPredicate() : store.getPredicate())
+        return op->emitOpError("is emulated without a predicate only");
+      FailureOr<Value> map = tensorMap(b, op,
+                                       load ? load.getTensorMapDescriptor()
+                                            : store.getTensorMapDescriptor());
       if (failed(map))
         return failure();
-      auto dstType = cast<MemRefType>(o.getDst().getType());
-      SmallVector<Value> zeros(dstType.getRank(),
+      Value buffer = load ? load.getDst() : store.getSrc();
+      SmallVector<Value> zeros(cast<MemRefType>(buffer.getType()).getRank(),
                                arith::ConstantIndexOp::create(b, loc, 0));
-      Address dst = addressOf(b, loc, o.getDst(), zeros);
+      Address shared = addressOf(b, loc, buffer, zeros);
       SmallVector<Value> coords;
-      for (Value c : o.getCoordinates())
+      for (Value c : load ? load.getCoordinates() : store.getCoordinates())
         coords.push_back(i64(b, loc, c));
-      rt.call(b, loc, "mpt_emu_tma_load",
-              {dst.addr, dst.base, dst.span, *map,
-               mbarrierKey(b, loc, o.getBarriers(), o.getMbarId()),
-               spillScalars(b, loc, coords), constI32(b, loc, coords.size()),
-               o.getMulticastMask()
-                   ? arith::ExtUIOp::create(b, loc, b.getI32Type(),
-                                            o.getMulticastMask())
-                         .getResult()
-                   : constI32(b, loc, 0)});
+      Value spilled = spillScalars(b, loc, coords);
+      Value count = constI32(b, loc, coords.size());
+      if (store)
+        rt.call(b, loc, "mpt_emu_tma_store",
+                {shared.addr, shared.base, shared.span, *map, spilled, count});
+      else
+        rt.call(b, loc, "mpt_emu_tma_load",
+                {shared.addr, shared.base, shared.span, *map,
+                 mbarrierKey(b, loc, load.getBarriers(), load.getMbarId()),
+                 spilled, count,
+                 load.getMulticastMask()
+                     ? arith::ExtUIOp::create(b, loc, b.getI32Type(),
+                                              load.getMulticastMask())
+                           .getResult()
+                     : constI32(b, loc, 0)});
+    } else if (isa<NVVM::CpAsyncBulkCommitGroupOp>(op)) {
+      rt.call(b, loc, "mpt_emu_bulk_commit", {});
+    } else if (auto o = dyn_cast<NVVM::CpAsyncBulkWaitGroupOp>(op)) {
+      rt.call(b, loc, "mpt_emu_bulk_wait", {constI32(b, loc, o.getGroup())});
     } else if (auto o = dyn_cast<NVVM::WgmmaMmaAsyncOp>(op)) {
       return convertWgmma(b, o);
     } else if (isa<NVVM::WgmmaGroupSyncAlignedOp>(op)) {

@@ -267,8 +267,8 @@ void FusedEpilogue::erase(Value acc) const {
     accDef->erase();
 }
 
-void FusedEpilogue::store(OpBuilder &b, Location loc, Value values, Value batch,
-                          Value row, Value col) const {
+Value FusedEpilogue::evaluate(OpBuilder &b, Location loc, Value values,
+                              Value batch, Value row, Value col) const {
   auto generic = cast<linalg::GenericOp>(this->generic);
   auto valuesType = cast<VectorType>(values.getType());
   int64_t width = valuesType.getNumElements();
@@ -349,10 +349,29 @@ void FusedEpilogue::store(OpBuilder &b, Location loc, Value values, Value batch,
     results.push_back(vector::FromElementsOp::create(
         b, loc, VectorType::get({width}, elems[0].getType()), elems));
   }
-  Value result = results.front();
+  return results.front();
+}
+
+int64_t FusedEpilogue::tmaStoreBytes() const {
+  auto type = cast<MemRefType>(out.getType());
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  if (!type.hasStaticShape() || type.getRank() > 5 ||
+      !type.getLayout().isIdentity() || (bytes != 2 && bytes != 4) ||
+      type.getShape().back() * bytes % 16)
+    return 0;
+  return bytes;
+}
+
+void FusedEpilogue::store(OpBuilder &b, Location loc, Value values, Value batch,
+                          Value row, Value col) const {
+  Value result = evaluate(b, loc, values, batch, row, col);
+  int64_t width = cast<VectorType>(values.getType()).getNumElements();
   auto outType = cast<MemRefType>(out.getType());
   int64_t bytes = outType.getElementTypeBitWidth() / 8;
-  SmallVector<Value> index(iv);
+  SmallVector<Value> index;
+  if (batch)
+    index.push_back(batch);
+  index.push_back(row);
   index.push_back(col);
   // `col` is a multiple of `width`, and rows hold a multiple of it.
   vector::StoreOp::create(b, loc, result, out, index, /*nontemporal=*/false,

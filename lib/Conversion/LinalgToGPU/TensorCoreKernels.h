@@ -187,9 +187,18 @@ struct FusedEpilogue {
   /// Moves what the kernel needs (the buffers and views the generic takes,
   /// its output among them) before `matmul`.
   void prepare(mlir::Operation *matmul) const;
+  /// Evaluates the generic on `values` (vector<W x f32>, the results at
+  /// (batch, row, col .. col + W - 1)): its output there, vector<W x T>.
+  mlir::Value evaluate(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value values, mlir::Value batch, mlir::Value row,
+                       mlir::Value col) const;
   /// Evaluates the generic on `values` and stores the result (a StoreFn).
   void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value values,
              mlir::Value batch, mlir::Value row, mlir::Value col) const;
+  /// The bytes of an element of the output when a TMA store can write it
+  /// (a static shape of at most 5 dims, rows of a multiple of 16 bytes),
+  /// else 0.
+  int64_t tmaStoreBytes() const;
   /// "fused rounding to f16" or "fused epilogue (truncf addf ...) into f16".
   std::string describe() const;
   /// Erases the fill, the generic and, unless it is the output, the
@@ -239,6 +248,16 @@ struct WgmmaTiles {
   /// both to the blocks that share them (TMA multicast).
   int64_t clusterM = 1, clusterN = 1;
   int64_t clusterBlocks() const { return clusterM * clusterN; }
+  /// Persistent only: the epilogue stores through shared memory with TMA,
+  /// chunks of 32 columns of an output of this many bytes an element (0:
+  /// straight from the registers). Each consumer warpgroup has two
+  /// buffers of consumerRows() x 32, after the stages.
+  int64_t storeBytes = 0;
+  /// The bytes of one TMA store buffer.
+  int64_t storeBufferBytes() const {
+    return consumerRows() * kStoreChunk * storeBytes;
+  }
+  static constexpr int64_t kStoreChunk = 32;
   /// Consumer warpgroups.
   int64_t warpgroups() const { return pingpong ? 2 : bm / 64; }
   /// The rows of a tile that one consumer warpgroup computes.
@@ -266,6 +285,8 @@ struct WgmmaOptions {
   bool pingpong = false;     // ping-pong (implies persistent)
   int64_t clusterM = 1;      // blocks of a cluster along M (1 or 2)
   int64_t clusterN = 1;      // blocks of a cluster along N (1 or 2)
+  bool tmaStore = false;     // TMA-store epilogue (implies persistent)
+  int64_t storeBytes = 0;    // the output's element bytes if TMA can store it
   int64_t sms = 132;         // SMs the grid aims to fill
 };
 
@@ -277,10 +298,13 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
 
 /// Replaces nothing: builds, at `outer`'s insertion point, the TMA
 /// descriptors and the gpu.launch of the wgmma kernel for `info`. The
-/// accumulators start from zero; `store` gets them four columns at a time.
+/// accumulators start from zero; `store` gets them four columns at a time
+/// (the persistent kernel: two), or, with `tiles.storeBytes`, `epilogue`
+/// evaluates them and TMA stores its output.
 void buildWgmmaKernel(mlir::OpBuilder &outer, mlir::Location loc,
                       const MatmulInfo &info, const WgmmaTiles &tiles,
-                      int64_t groupM, StoreFn store);
+                      int64_t groupM, StoreFn store,
+                      const FusedEpilogue *epilogue = nullptr);
 
 /// Whether the tiled SIMT kernel takes `info` (float operands of one type,
 /// f32 C).

@@ -388,9 +388,11 @@ struct ConvertLinalgToTensorCoresPass
       WgmmaOptions wgmma;
       wgmma.blockTile = blockTile;
       wgmma.stages = stages;
-      wgmma.specialized = warpSpecialize || persistent || pingpong;
-      wgmma.persistent = persistent || pingpong;
+      wgmma.specialized = warpSpecialize || persistent || pingpong || tmaStore;
+      wgmma.persistent = persistent || pingpong || tmaStore;
       wgmma.pingpong = pingpong;
+      wgmma.tmaStore = tmaStore;
+      wgmma.storeBytes = epilogue ? epilogue->tmaStoreBytes() : 0;
       wgmma.clusterM = clusterM;
       wgmma.clusterN = clusterN;
       wgmma.sms = sms;
@@ -480,7 +482,8 @@ struct ConvertLinalgToTensorCoresPass
         // (With clusters, the order goes over the clusters' tiles.)
         order =
             BlockOrder::of(*info, t.bm * t.clusterM, t.bn * t.clusterN, groupM);
-        buildWgmmaKernel(b, loc, kernelInfo, t, groupM, store);
+        buildWgmmaKernel(b, loc, kernelInfo, t, groupM, store,
+                         epilogue ? &*epilogue : nullptr);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
            << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
@@ -506,8 +509,18 @@ struct ConvertLinalgToTensorCoresPass
           os << ", persistent (" << t.persistentBlocks
              << (t.persistentBlocks > 1 ? " blocks" : " block") << " over "
              << tiles << (tiles > 1 ? " tiles" : " tile")
-             << ", epilogue from registers" << (t.pingpong ? ", ping-pong" : "")
-             << ")";
+             << (t.storeBytes ? ", epilogue through shared memory, TMA stores "
+                                "of " +
+                                    std::to_string(t.consumerRows()) + "x" +
+                                    std::to_string(WgmmaTiles::kStoreChunk)
+                              : std::string(", epilogue from registers"))
+             << (tmaStore && !t.storeBytes
+                     ? (epilogue ? " (no TMA store: the output is not a "
+                                   "static tensor of 16-byte rows)"
+                                 : " (no TMA store: the kernel adds its "
+                                   "products to C)")
+                     : "")
+             << (t.pingpong ? ", ping-pong" : "") << ")";
         }
       } else {
         const Tiles &t = *tiles;

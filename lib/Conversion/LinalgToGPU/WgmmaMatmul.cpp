@@ -39,7 +39,11 @@
 // Persistent (warp-specialized too): at most `sms` blocks, each looping over
 // tiles of C; the K tiles are counted over all of a block's tiles, so the
 // producer fills the next tile's stages during the epilogue, which stores
-// straight from the accumulator registers (pairs of columns).
+// straight from the accumulator registers (pairs of columns) or, with TMA
+// stores, through two small shared buffers per consumer warpgroup after
+// the stages: 32 columns of the fused epilogue's output at a time, each
+// stored by one thread with a TMA copy while the warpgroup writes the next
+// (cp.async.bulk.wait_group.read 1 before a buffer is written again).
 // Ping-pong (persistent too): the two consumer warpgroups take alternate
 // tiles of the block, each a whole BM x BN tile (BM / 64 wgmmas per 16 of K),
 // in turns (an mbarrier each): one starts a tile once the other has passed
@@ -151,7 +155,10 @@ Value issueWgmmas(OpBuilder &b, Location loc, const MatmulInfo &info,
 } // namespace
 
 int64_t WgmmaTiles::releaseBarrierOffset() const {
-  // The persistent kernel's epilogue stores from registers.
+  // The persistent kernel's epilogue stores from registers, or through the
+  // TMA store buffers after the stages.
+  if (storeBytes)
+    return stages * stageBytes(bm, bn) + 2 * warpgroups() * storeBufferBytes();
   int64_t epilogue = persistentBlocks ? 0 : epilogueBytes(bm, bn);
   return std::max(stages * stageBytes(bm, bn), epilogue);
 }
@@ -184,7 +191,8 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                 " is not a multiple of 8 (the rows of the transposed A, "
                 "tensor-map rows of 16 bytes)");
   WgmmaTiles t;
-  bool persistent = options.persistent || options.pingpong;
+  bool persistent = options.persistent || options.pingpong || options.tmaStore;
+  t.storeBytes = options.tmaStore ? options.storeBytes : 0;
   t.clusterM = options.clusterM;
   t.clusterN = options.clusterN;
   const int64_t cm = t.clusterM, cn = t.clusterN;
@@ -276,7 +284,8 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
 }
 
 void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
-                      const WgmmaTiles &t, int64_t groupM, StoreFn store) {
+                      const WgmmaTiles &t, int64_t groupM, StoreFn store,
+                      const FusedEpilogue *epilogue) {
   MLIRContext *ctx = outer.getContext();
   Attribute shared =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -322,19 +331,20 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // Host: TMA descriptors of A and B: boxes of `boxRows` x 64, 1 along the
   // batch dims.
   IndexMath hm{outer, loc};
-  auto tensorMap = [&](const TmaOperand &o, int64_t boxRows) {
-    auto sourceType = cast<MemRefType>(o.source.getType());
-    int64_t rank = sourceType.getRank();
-    SmallVector<int64_t> boxShape(rank, 1);
-    boxShape[o.row] = boxRows;
-    boxShape[rank - 1] = 64;
+  // The tensor map of `source` with boxes of `boxShape` (swizzled: the
+  // operands' 128-byte rows; not: the epilogue's store buffers).
+  auto makeMap = [&](Value source, ArrayRef<int64_t> boxShape, bool swizzled) {
+    Type element = cast<MemRefType>(source.getType()).getElementType();
     Value unranked = memref::CastOp::create(
-        outer, loc, UnrankedMemRefType::get(el, Attribute()), o.source);
+        outer, loc, UnrankedMemRefType::get(element, Attribute()), source);
     auto box =
-        MemRefType::get(boxShape, el, MemRefLayoutAttrInterface(), shared);
+        MemRefType::get(boxShape, element, MemRefLayoutAttrInterface(), shared);
     auto type = nvgpu::TensorMapDescriptorType::get(
-        ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+        ctx, box,
+        swizzled ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+                 : nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+        swizzled ? nvgpu::TensorMapL2PromoKind::L2PROMO_256B
+                 : nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
     SmallVector<Value> sizes;
@@ -343,6 +353,13 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     return nvgpu::TmaCreateDescriptorOp::create(outer, loc, type, unranked,
                                                 sizes)
         .getResult();
+  };
+  auto tensorMap = [&](const TmaOperand &o, int64_t boxRows) {
+    int64_t rank = cast<MemRefType>(o.source.getType()).getRank();
+    SmallVector<int64_t> boxShape(rank, 1);
+    boxShape[o.row] = boxRows;
+    boxShape[rank - 1] = 64;
+    return makeMap(o.source, boxShape, /*swizzled=*/true);
   };
   // The coordinates (innermost first) of the box of `o` whose first row is
   // `row` and first column `col`, in batch `batch` (null: none).
@@ -381,6 +398,19 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         .getResult(0);
   };
   Value ptrA = toPointer(hostA), ptrB = toPointer(hostB);
+  // The TMA store epilogue: the fused epilogue's output ([batch,] M x N) in
+  // boxes of a consumer's rows x 32.
+  const int64_t chunk = WgmmaTiles::kStoreChunk;
+  SmallVector<int64_t> storeBox;
+  Value hostOut, ptrOut;
+  if (t.storeBytes) {
+    int64_t rank = cast<MemRefType>(epilogue->out.getType()).getRank();
+    storeBox.assign(rank, 1);
+    storeBox[rank - 2] = t.consumerRows();
+    storeBox[rank - 1] = chunk;
+    hostOut = makeMap(epilogue->out, storeBox, /*swizzled=*/false);
+    ptrOut = toPointer(hostOut);
+  }
   auto aBox = cast<nvgpu::TensorMapDescriptorType>(hostA.getType()).getTensor();
   auto bBox = cast<nvgpu::TensorMapDescriptorType>(hostB.getType()).getTensor();
 
@@ -426,6 +456,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   };
   Value mapA = fromPointer(ptrA, hostA.getType());
   Value mapB = fromPointer(ptrB, hostB.getType());
+  Value mapOut = ptrOut ? fromPointer(ptrOut, hostOut.getType()) : Value();
   // The matrix descriptors take their leading byte offset (the distance of
   // the 64-column boxes of N-major B) from the map's first box dim: the same
   // maps typed as boxes of rows x 64, whatever the tensors' rank.
@@ -814,6 +845,97 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   if (info.m % (t.bm * cm) || info.n % (t.bn * cn))
     bounds = std::make_pair(info.m, info.n);
 
+  // The TMA store epilogue of a consumer warpgroup's tile (rows from
+  // `rowBase`): for each 32 columns, once the store issued from the buffer
+  // two chunks before has read it, every thread writes the fused
+  // epilogue's output at its accumulators (pairs of columns; row0, col0
+  // its first, `pairAt` its registers) into the buffer, and after a proxy
+  // fence and the warpgroup's barrier one thread stores the buffer (TMA
+  // clips it at the tensor's edges) and commits the store.
+  auto storeThroughTma = [&](OpBuilder &sb, const Tile &tile, Value rowBase,
+                             Value row0, Value col0,
+                             function_ref<Value(OpBuilder &, int64_t, int64_t)>
+                                 pairAt) {
+    IndexMath sm{sb, loc};
+    Type outElement =
+        cast<MemRefType>(epilogue->out.getType()).getElementType();
+    auto outPair = VectorType::get({2}, outElement);
+    const int64_t rows = t.consumerRows(), rank = storeBox.size();
+    Value wg = warpgroup;
+    Value leads = arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::eq,
+                                        sm.rem(tx, 128), sm.c(0));
+    auto i32 = [&](Value v) { return toI32(sb, v); };
+    // Named barriers 2, 3, ... (one a consumer warpgroup).
+    auto syncWarpgroup = [&]() {
+      NVVM::BarrierOp::create(sb, loc, TypeRange{}, i32(sm.add(wg, 2)),
+                              i32(sm.c(128)), {}, Value());
+    };
+    const int64_t region = t.stages * stageBytes(t.bm, t.bn);
+    for (int64_t c = 0; c < t.bn / chunk; ++c) {
+      Value buffer = view(sb,
+                          sm.add(sm.mul(wg, 2 * t.storeBufferBytes()),
+                                 region + (c % 2) * t.storeBufferBytes()),
+                          storeBox, outElement);
+      ifLeader(sb, leads, [&](OpBuilder &ib) {
+        NVVM::CpAsyncBulkWaitGroupOp::create(ib, loc, ib.getI32IntegerAttr(1),
+                                             ib.getUnitAttr());
+      });
+      syncWarpgroup();
+      // Register r of a thread holds column 8 (r / 4) + ..., so those of
+      // chunk c are 2 chunk c / 8 .. (the 16 of each 64 rows).
+      const int64_t perChunk = chunk / 2;
+      for (int64_t m = 0; m < rows / 64; ++m)
+        for (int64_t r = c * perChunk; r < (c + 1) * perChunk; r += 2) {
+          Value pair = pairAt(sb, m, r);
+          Value row = sm.add(row0, 64 * m + 8 * ((r / 2) % 2));
+          Value col = sm.add(col0, 8 * (r / 4));
+          // Outside C (a partial tile) nothing is evaluated, since the
+          // epilogue's other inputs end there; TMA does not store it.
+          Value result;
+          if (!bounds) {
+            result = epilogue->evaluate(sb, loc, pair, tile.batch, row, col);
+          } else {
+            auto guard = scf::IfOp::create(
+                sb, loc, TypeRange{outPair},
+                sm.inside(row, bounds->first, col, bounds->second),
+                /*withElseRegion=*/true);
+            OpBuilder tb = guard.getThenBodyBuilder();
+            scf::YieldOp::create(
+                tb, loc,
+                epilogue->evaluate(tb, loc, pair, tile.batch, row, col));
+            OpBuilder eb = guard.getElseBodyBuilder();
+            scf::YieldOp::create(
+                eb, loc,
+                arith::ConstantOp::create(
+                    eb, loc,
+                    DenseElementsAttr::get(outPair, eb.getZeroAttr(outElement)))
+                    .getResult());
+            result = guard.getResult(0);
+          }
+          SmallVector<Value> index(rank - 2, sm.c(0));
+          index.push_back(sm.sub(row, rowBase));
+          index.push_back(sm.sub(col, sm.add(tile.nBase, c * chunk)));
+          vector::StoreOp::create(sb, loc, result, buffer, index,
+                                  /*nontemporal=*/false,
+                                  llvm::Align(2 * t.storeBytes));
+        }
+      // The writes (generic proxy) before the store's reads (async proxy).
+      NVVM::FenceProxyOp::create(
+          sb, loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      syncWarpgroup();
+      ifLeader(sb, leads, [&](OpBuilder &ib) {
+        IndexMath lm{ib, loc};
+        SmallVector<Value> at;
+        at.push_back(lm.add(tile.nBase, c * chunk));
+        at.push_back(rowBase);
+        if (rank == 3)
+          at.push_back(tile.batch);
+        nvgpu::TmaAsyncStoreOp::create(ib, loc, buffer, mapOut, at, Value());
+        NVVM::CpAsyncBulkCommitGroupOp::create(ib, loc);
+      });
+    }
+  };
   auto consume = [&](OpBuilder &cb, Value index, Tile tile) {
     IndexMath cm{cb, loc};
     Value leadsWarpgroup = arith::CmpIOp::create(
@@ -945,14 +1067,21 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       Value row0 = cm.add(cm.add(rowBase, cm.mul(warp, 16)), cm.div(lane, 4));
       Value col0 = cm.add(tile.nBase, cm.mul(cm.rem(lane, 4), 2));
       auto pairType = VectorType::get({2}, f32);
+      auto pairAt = [&](OpBuilder &pb, int64_t m, int64_t r) -> Value {
+        return vector::FromElementsOp::create(
+            pb, loc, pairType,
+            ValueRange{LLVM::ExtractValueOp::create(pb, loc, regs,
+                                                    ArrayRef<int64_t>{m, r}),
+                       LLVM::ExtractValueOp::create(
+                           pb, loc, regs, ArrayRef<int64_t>{m, r + 1})});
+      };
+      if (t.storeBytes) {
+        storeThroughTma(cb, tile, rowBase, row0, col0, pairAt);
+        return;
+      }
       for (int64_t m = 0; m < rows / 64; ++m)
         for (int64_t r = 0; r < t.bn / 2; r += 2) {
-          Value pair = vector::FromElementsOp::create(
-              cb, loc, pairType,
-              ValueRange{LLVM::ExtractValueOp::create(cb, loc, regs,
-                                                      ArrayRef<int64_t>{m, r}),
-                         LLVM::ExtractValueOp::create(
-                             cb, loc, regs, ArrayRef<int64_t>{m, r + 1})});
+          Value pair = pairAt(cb, m, r);
           Value row = cm.add(row0, 64 * m + 8 * ((r / 2) % 2));
           Value col = cm.add(col0, 8 * (r / 4));
           if (!bounds) {
@@ -984,6 +1113,15 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                     tile.batch, tile.mBase, tile.nBase, bounds, store);
   };
   forEachTile(b, consume, t.pingpong ? warpgroup : Value());
+  // The stores have read the buffers before the block exits (and are done).
+  if (t.storeBytes)
+    ifLeader(b,
+             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                   im.rem(tx, 128), im.c(0)),
+             [&](OpBuilder &ib) {
+               NVVM::CpAsyncBulkWaitGroupOp::create(
+                   ib, loc, ib.getI32IntegerAttr(0), UnitAttr());
+             });
   if (t.specialized)
     b = outerBody; // after the roles' scf.if
   if (cs > 1)

@@ -108,6 +108,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.warpSpecialize = options.warpSpecialize;
   tc.persistent = options.persistent;
   tc.pingpong = options.pingpong;
+  tc.tmaStore = options.tmaStore;
   tc.clusterM = options.clusterM;
   tc.clusterN = options.clusterN;
   tc.groupM = options.groupM;

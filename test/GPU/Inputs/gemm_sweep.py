@@ -15,7 +15,8 @@ group-m, the warp-specialized, persistent and ping-pong wgmma kernels with
 few SMs (so that a persistent block takes several tiles), clusters of two
 blocks sharing B's tiles (cluster-m=2, drawn from a second generator so
 that the rest of each case is what it was without it) or A's (cluster-n=2,
-from a third; both: clusters of 2 x 2), the SIMT kernel's
+from a third; both: clusters of 2 x 2), the TMA store epilogue
+(tma-store=1, from the third), the SIMT kernel's
 vector width. Each case is written by emulate_gemm.py gen, lowered and run
 by `MPT_RUN --emulate-gpu=...` and compared by emulate_gemm.py check with its
 tolerances (a tf32 case that a SIMT kernel computes, exactly, against the
@@ -64,6 +65,7 @@ def draw(rng, cluster_rng, cluster_n_rng):
     """One case: (chip, dtype, m, n, k, gen flags, emulate-gpu options)."""
     clustered = cluster_rng.random() < 0.4
     clustered_n = cluster_n_rng.random() < 0.3
+    tma_store = cluster_n_rng.random() < 0.25
     # sm_90a twice as often: its wgmma kernels have the most variants.
     chip = (CHIPS + ["sm_90a"])[rng.integers(len(CHIPS) + 1)]
     sm = int(chip[3:5])
@@ -122,6 +124,8 @@ def draw(rng, cluster_rng, cluster_n_rng):
         options.append("cluster-m=2")
     if chip == "sm_90a" and clustered_n:
         options.append("cluster-n=2")
+    if chip == "sm_90a" and tma_store:
+        options.append("tma-store=1")
     if dtype == "f32" and rng.random() < 0.3:
         options.append("simt-vector-bytes=%d" % [1, 4, 8][rng.integers(3)])
     return chip, dtype, m, n, k, flags, options

@@ -14,8 +14,9 @@ or mixed precision (`mpt-amp-pipeline`, f16 or bf16, with loss scaling and
 fp32 master weights) with SGD, momentum or Adam, then run once on the CPU
 and once by the GPU emulator for a chip from sm_70 to sm_90a with random
 kernel options (on sm_90a sometimes clusters of two blocks, cluster-m=2
-or cluster-n=2 or both, drawn from a second and a third generator so that
-the rest of each case is what it was without them), with the same random
+or cluster-n=2 or both, and the TMA store epilogue, tma-store=1, drawn
+from a second and a third generator so that the rest of each case is what
+it was without them), with the same random
 arguments (`--seed`). Every result
 (loss, parameters, optimizer and loss-scale state) must agree within a
 relative difference in the 2-norm (compare_results.py) of 1e-3 for fp32
@@ -176,6 +177,7 @@ def draw(rng, cluster_rng, cluster_n_rng):
     """(model text, mpt-opt flags, emulate-gpu options, run seed)."""
     clustered = cluster_rng.random() < 0.4
     clustered_n = cluster_n_rng.random() < 0.3
+    tma_store = cluster_n_rng.random() < 0.25
     transformer = rng.random() < 0.35
     text = attention(rng) if transformer else model(rng)
     # Adam's first update is lr times the sign of the gradient: where a
@@ -208,6 +210,8 @@ def draw(rng, cluster_rng, cluster_n_rng):
         options.append("cluster-m=2")
     if chip == "sm_90a" and clustered_n:
         options.append("cluster-n=2")
+    if chip == "sm_90a" and tma_store:
+        options.append("tma-store=1")
     if rng.random() < 0.3:
         options.append("simt-vector-bytes=%d" % [1, 4, 8][rng.integers(3)])
     if rng.random() < 0.2:
