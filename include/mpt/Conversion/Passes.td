@@ -119,8 +119,10 @@ def ConvertLinalgToTensorCores
       reads such a view too where its tile is a TMA box of the input: one
       input dimension of rows and the contiguous one of columns, the
       others batch dimensions (the head split's Q, K^T and V: boxes of
-      [1, rows, 1, 64] of [B, T, H, D]; not the head merge, whose columns
-      span two dimensions). The transposes go
+      [1, rows, 1, 64] of [B, T, H, D]), or rows and columns each over
+      several dimensions where a box stays within the last of them (the
+      head merge of heads of a multiple of 64 over a sequence of a multiple
+      of the box's rows: [1, 1, rows, 64] of [B, H, T, D]). The transposes go
       when nothing after them reads their results; the remark says ", A
       read from the transpose's input (M-major tiles)" (B: K-major;
       mma.sync: "through N transposes", "strided view", the tiles and the

@@ -6,8 +6,8 @@
 // mma.sync kernel from the first transpose's input, as a view: each of the
 // operand's batch, row and column indices is taken row-major over a group
 // of dimensions of that input, refined to a common shape of all the
-// reshapes on the way. The wgmma kernel takes the views that are plain
-// matrices (the swap of the last two dimensions, batch in front).
+// reshapes on the way. The wgmma kernel takes the views whose tiles are
+// TMA boxes of that input (tmaReadable, WgmmaMatmul.cpp).
 //
 //===----------------------------------------------------------------------===//
 

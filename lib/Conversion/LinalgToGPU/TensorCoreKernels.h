@@ -272,10 +272,15 @@ struct WgmmaTiles {
 };
 
 /// Whether the wgmma kernel reads `view` through TMA: a tile of it is a box
-/// of its source (one dim of rows, the contiguous last dim as columns, the
-/// other dims batch dims of extent 1 in the box), of at most 5 dims whose
-/// strides are multiples of 16 bytes.
+/// of its source (rows along the last dim of the rows' dims, 64 columns
+/// along the contiguous last dim, the last of the columns' dims, 1 along
+/// every other dim), of at most 5 dims whose strides are multiples of 16
+/// bytes. Where rows or columns span several dims, a box must not cross
+/// their last: its size is a multiple of 64 (see tmaBoxFits).
 bool tmaReadable(const OperandView &view);
+/// Whether boxes of `boxRows` rows of `view` stay within the last dim of
+/// its rows (always, for rows of one dim).
+bool tmaBoxFits(const OperandView &view, int64_t boxRows);
 /// What the wgmma kernel's options ask for.
 struct WgmmaOptions {
   llvm::StringRef blockTile; // "BMxBNx64", or "" to choose by shape

@@ -248,7 +248,28 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
       else
         t.bm /= 2;
     }
+    // Boxes of a view whose rows span several dims (attention's head merge:
+    // rows of (batch, position)) stay within the last of them.
+    while (info.viewA && !info.transposedA &&
+           !tmaBoxFits(*info.viewA, t.bm / cn) && t.bm > minBm)
+      t.bm /= 2;
+    while (info.viewB && info.transposedB &&
+           !tmaBoxFits(*info.viewB, t.bn / cm) && t.bn > minBn)
+      t.bn /= 2;
   }
+  // (tmaReadable took views whose boxes of 64 rows fit.)
+  auto crossing = [&](const char *name, const OperandView &view,
+                      int64_t boxRows) -> std::optional<WgmmaTiles> {
+    auto shape = cast<MemRefType>(view.source.getType()).getShape();
+    return fail(Twine("the rows of ") + name + " span several dims and " +
+                Twine(shape[view.rows.back()]) +
+                ", the size of the last, is not a multiple of the " +
+                Twine(boxRows) + " rows of a TMA box");
+  };
+  if (info.viewA && !info.transposedA && !tmaBoxFits(*info.viewA, t.bm / cn))
+    return crossing("A", *info.viewA, t.bm / cn);
+  if (info.viewB && info.transposedB && !tmaBoxFits(*info.viewB, t.bn / cm))
+    return crossing("B^T", *info.viewB, t.bn / cm);
   int64_t kTiles = llvm::divideCeil(info.k, kWgmmaBlockK);
   // Tiles of the clusters (cm x cn tiles of C).
   int64_t tiles = llvm::divideCeil(info.m, t.bm * cm) *
@@ -307,21 +328,22 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t tilesPerBatch = order.mTiles * order.nTiles;
   const int64_t tiles = tilesPerBatch * std::max<int64_t>(info.batch, 1);
 
-  // How A and B lie in memory for TMA: a tensor whose last dim holds the
-  // columns of the operand's tiles and dim `row` their rows, its other dims
-  // the batch dims, over which a batch index delinearizes (row-major, in
-  // the order of `batch`): a matrix, a batch of them, or a view of another
-  // buffer (OperandView: attention's head split, K^T through it).
+  // How A and B lie in memory for TMA: a tensor whose dims are the batch
+  // dims, the dims of the rows of the operand's tiles and those of their
+  // columns (the contiguous last dim last), over each group of which an
+  // index delinearizes row-major: a matrix, a batch of them, or a view of
+  // another buffer (OperandView: attention's head split, K^T through it,
+  // its merge: rows of (batch, position), columns of (head, dim)). A box
+  // spans the last dim of the rows and of the columns, 1 along the others.
   struct TmaOperand {
     Value source;
-    SmallVector<int64_t, 4> batch;
-    int64_t row;
+    SmallVector<int64_t, 4> batch, rows, cols;
   };
   auto tmaOperand = [&](Value operand, const std::optional<OperandView> &v) {
     if (v)
-      return TmaOperand{v->source, v->batch, v->rows.front()};
+      return TmaOperand{v->source, v->batch, v->rows, v->cols};
     int64_t rank = cast<MemRefType>(operand.getType()).getRank();
-    TmaOperand o{operand, {}, rank - 2};
+    TmaOperand o{operand, {}, {rank - 2}, {rank - 1}};
     for (int64_t d = 0; d < rank - 2; ++d)
       o.batch.push_back(d);
     return o;
@@ -357,8 +379,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   auto tensorMap = [&](const TmaOperand &o, int64_t boxRows) {
     int64_t rank = cast<MemRefType>(o.source.getType()).getRank();
     SmallVector<int64_t> boxShape(rank, 1);
-    boxShape[o.row] = boxRows;
-    boxShape[rank - 1] = 64;
+    boxShape[o.rows.back()] = boxRows;
+    boxShape[o.cols.back()] = 64;
     return makeMap(o.source, boxShape, /*swizzled=*/true);
   };
   // The coordinates (innermost first) of the box of `o` whose first row is
@@ -366,21 +388,23 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   auto coordinates = [&](IndexMath &cm, const TmaOperand &o, Value batch,
                          Value row, Value col) {
     ArrayRef<int64_t> shape = cast<MemRefType>(o.source.getType()).getShape();
-    int64_t rank = shape.size();
-    SmallVector<Value> at(rank);
-    at[rank - 1] = col;
-    at[o.row] = row;
-    Value rest = batch;
-    for (int64_t j = static_cast<int64_t>(o.batch.size()) - 1; j >= 0; --j) {
-      int64_t d = o.batch[j];
-      if (!batch) {
-        at[d] = cm.c(0);
-        continue;
+    SmallVector<Value> at(shape.size());
+    // `index` row-major over the dims `group` (null: 0 in each).
+    auto delinearize = [&](Value index, ArrayRef<int64_t> group) {
+      for (int64_t j = static_cast<int64_t>(group.size()) - 1; j >= 0; --j) {
+        int64_t d = group[j];
+        if (!index) {
+          at[d] = cm.c(0);
+          continue;
+        }
+        at[d] = j == 0 ? index : cm.rem(index, shape[d]);
+        if (j)
+          index = cm.div(index, shape[d]);
       }
-      at[d] = j == 0 ? rest : cm.rem(rest, shape[d]);
-      if (j)
-        rest = cm.div(rest, shape[d]);
-    }
+    };
+    delinearize(batch, o.batch);
+    delinearize(row, o.rows);
+    delinearize(col, o.cols);
     return SmallVector<Value>(llvm::reverse(at));
   };
   // The descriptors reach the kernel as pointers (what the NVVM lowering
@@ -1136,8 +1160,16 @@ bool mpt::tc::tmaReadable(const OperandView &view) {
   int64_t rank = type.getRank();
   int64_t bytes = type.getElementTypeBitWidth() / 8;
   return type.hasStaticShape() && rank >= 2 && rank <= 5 &&
-         view.rows.size() == 1 && view.cols.size() == 1 &&
-         view.cols.front() == rank - 1 && view.rows.front() != rank - 1 &&
-         static_cast<int64_t>(view.batch.size()) == rank - 2 &&
-         type.getDimSize(rank - 1) * bytes % 16 == 0;
+         !view.rows.empty() && !view.cols.empty() &&
+         view.cols.back() == rank - 1 && view.rows.back() != rank - 1 &&
+         static_cast<int64_t>(view.batch.size() + view.rows.size() +
+                              view.cols.size()) == rank &&
+         type.getDimSize(rank - 1) * bytes % 16 == 0 && tmaBoxFits(view, 64) &&
+         (view.cols.size() == 1 || type.getDimSize(rank - 1) % 64 == 0);
+}
+
+bool mpt::tc::tmaBoxFits(const OperandView &view, int64_t boxRows) {
+  auto type = cast<MemRefType>(view.source.getType());
+  return view.rows.size() == 1 ||
+         type.getDimSize(view.rows.back()) % boxRows == 0;
 }

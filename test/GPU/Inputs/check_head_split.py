@@ -1,6 +1,8 @@
-"""check_head_split.py MPT_RUN MLIR WORK [--emulate-gpu=OPTIONS]
+"""check_head_split.py MPT_RUN MLIR WORK [--shape=B,T,H,D] [--emulate-gpu=OPTIONS]
 
-Runs @attention of head_split.mlir (mpt-run, on the CPU or in the GPU
+Runs @attention of head_split.mlir (batch 2, sequence 40, 2 heads of 32;
+or of another file with the shape that --shape gives, such as
+head_merge64.mlir's 2,64,2,64) (mpt-run, on the CPU or in the GPU
 emulator) on fresh random f16 inputs and compares its three results with a
 float64 numpy reference that rounds to f16 where the program does (after
 each matmul): the relative 2-norm error must stay below 1e-3 (a few f16
@@ -15,9 +17,13 @@ import numpy as np
 
 mpt_run, mlir, work = sys.argv[1:4]
 extra = sys.argv[4:]
+B, T, H, D = 2, 40, 2, 32
+for arg in list(extra):
+    if arg.startswith("--shape="):
+        B, T, H, D = (int(x) for x in arg[len("--shape="):].split(","))
+        extra.remove(arg)
 os.makedirs(work, exist_ok=True)
 rng = np.random.default_rng(11)
-B, T, H, D = 2, 40, 2, 32
 args = [rng.uniform(-1, 1, (B * T, H * D)).astype(np.float16) for _ in range(3)]
 args.append((rng.uniform(-1, 1, (H * D, H * D)) / 8).astype(np.float16))
 paths = []
