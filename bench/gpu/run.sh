@@ -3,8 +3,10 @@
 # bench/gpu/prepare.py wrote (default bench/gpu/out): builds the harness with
 # nvcc against the prepared host objects and the mgpu* runtime, then checks
 # and times every function against cuBLAS. Prints the table and writes it to
-# results.txt, with the date and the GPU. `run.sh --build-only` stops after
-# building (what a machine without a GPU can check).
+# $MPT_BENCH_RESULTS (default results.txt), with the date and the GPU.
+# `run.sh --build-only` stops after building (what a machine without a GPU
+# can check); `run.sh --rest` runs only the GEMMs that are not at 4096^3
+# (a second device call, where the first ran out of time).
 set -uo pipefail
 cd "$(dirname "$0")"
 nvcc=${NVCC:-nvcc}
@@ -21,15 +23,28 @@ fi
 # Each GEMM and each step runs in its own process with a time limit: a
 # kernel that faults or hangs (none of them had run on a GPU when this was
 # written) costs its own line, not the table. The 16-bit GEMMs at 4096^3
-# come first.
+# come first, then the training steps, then the other GEMMs, so that a run
+# cut short still has the two claims. The table goes to
+# $MPT_BENCH_RESULTS (default results.txt) line by line: with it under
+# the device machine's $OUT, what finished comes back even if the command
+# is killed.
 limit=${MPT_BENCH_TIMEOUT:-60}
+results=${MPT_BENCH_RESULTS:-results.txt}
+gemms() {
+  for name in "$@"; do
+    timeout "$limit" ./gemm_bench "$name" || echo "$name: FAILED (exit $?)"
+  done
+}
+if [ "${1:-}" = "--rest" ]; then
+  { ./gemm_bench --header; gemms $(./gemm_bench --list | grep -v _4096x4096x4096); } \
+    2>&1 | tee "$results"
+  exit 0
+fi
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
   ./gemm_bench --header
-  for name in $(./gemm_bench --list | grep _4096x4096x4096; ./gemm_bench --list | grep -v _4096x4096x4096); do
-    timeout "$limit" ./gemm_bench "$name" || echo "$name: FAILED (exit $?)"
-  done
+  gemms $(./gemm_bench --list | grep _4096x4096x4096)
   : > steps.txt
   for name in $(./step_bench --list); do
     if line=$(timeout "$limit" ./step_bench "$name"); then
@@ -39,4 +54,5 @@ limit=${MPT_BENCH_TIMEOUT:-60}
     fi
   done
   ./step_bench --ratios steps.txt
-} 2>&1 | tee results.txt
+  gemms $(./gemm_bench --list | grep -v _4096x4096x4096)
+} 2>&1 | tee "$results"
