@@ -204,6 +204,17 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
   // 64 x 64 boxes of M-major A (A^T).
   const int64_t minBn = !info.transposedB ? 64 * cm : 64;
   const int64_t minBm = info.transposedA ? 64 * cn : 64;
+  // Boxes of a view whose rows span several dims (attention's head merge:
+  // rows of (batch, position)) must stay within the last of them: A's rows
+  // (BM / CN a box) unless transposed, B^T's (BN / CM).
+  auto aFits = [&] {
+    return !info.viewA || info.transposedA ||
+           tmaBoxFits(*info.viewA, t.bm / cn);
+  };
+  auto bFits = [&] {
+    return !info.viewB || !info.transposedB ||
+           tmaBoxFits(*info.viewB, t.bn / cm);
+  };
   if (!blockTile.empty()) {
     SmallVector<int64_t> s = *parseSizes(blockTile, 3);
     if (s[2] != kWgmmaBlockK || s[0] % 64 || s[0] > 256 || s[1] % 64 ||
@@ -248,13 +259,9 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
       else
         t.bm /= 2;
     }
-    // Boxes of a view whose rows span several dims (attention's head merge:
-    // rows of (batch, position)) stay within the last of them.
-    while (info.viewA && !info.transposedA &&
-           !tmaBoxFits(*info.viewA, t.bm / cn) && t.bm > minBm)
+    while (!aFits() && t.bm > minBm)
       t.bm /= 2;
-    while (info.viewB && info.transposedB &&
-           !tmaBoxFits(*info.viewB, t.bn / cm) && t.bn > minBn)
+    while (!bFits() && t.bn > minBn)
       t.bn /= 2;
   }
   // (tmaReadable took views whose boxes of 64 rows fit.)
@@ -266,9 +273,9 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
                 ", the size of the last, is not a multiple of the " +
                 Twine(boxRows) + " rows of a TMA box");
   };
-  if (info.viewA && !info.transposedA && !tmaBoxFits(*info.viewA, t.bm / cn))
+  if (!aFits())
     return crossing("A", *info.viewA, t.bm / cn);
-  if (info.viewB && info.transposedB && !tmaBoxFits(*info.viewB, t.bn / cm))
+  if (!bFits())
     return crossing("B^T", *info.viewB, t.bn / cm);
   int64_t kTiles = llvm::divideCeil(info.k, kWgmmaBlockK);
   // Tiles of the clusters (cm x cn tiles of C).
@@ -885,19 +892,18 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         cast<MemRefType>(epilogue->out.getType()).getElementType();
     auto outPair = VectorType::get({2}, outElement);
     const int64_t rows = t.consumerRows(), rank = storeBox.size();
-    Value wg = warpgroup;
     Value leads = arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::eq,
                                         sm.rem(tx, 128), sm.c(0));
     auto i32 = [&](Value v) { return toI32(sb, v); };
     // Named barriers 2, 3, ... (one a consumer warpgroup).
     auto syncWarpgroup = [&]() {
-      NVVM::BarrierOp::create(sb, loc, TypeRange{}, i32(sm.add(wg, 2)),
+      NVVM::BarrierOp::create(sb, loc, TypeRange{}, i32(sm.add(warpgroup, 2)),
                               i32(sm.c(128)), {}, Value());
     };
     const int64_t region = t.stages * stageBytes(t.bm, t.bn);
     for (int64_t c = 0; c < t.bn / chunk; ++c) {
       Value buffer = view(sb,
-                          sm.add(sm.mul(wg, 2 * t.storeBufferBytes()),
+                          sm.add(sm.mul(warpgroup, 2 * t.storeBufferBytes()),
                                  region + (c % 2) * t.storeBufferBytes()),
                           storeBox, outElement);
       ifLeader(sb, leads, [&](OpBuilder &ib) {
@@ -953,7 +959,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         SmallVector<Value> at;
         at.push_back(lm.add(tile.nBase, c * chunk));
         at.push_back(rowBase);
-        if (rank == 3)
+        if (tile.batch)
           at.push_back(tile.batch);
         nvgpu::TmaAsyncStoreOp::create(ib, loc, buffer, mapOut, at, Value());
         NVVM::CpAsyncBulkCommitGroupOp::create(ib, loc);
