@@ -325,9 +325,13 @@ JitEntry::call(llvm::ArrayRef<HostTensor> arguments) {
     appendDescriptor(words, data, tensor.getShape());
   }
   if (outParams) {
+    // Out-parameters start as all-ones bytes (NaN for floats, -1 for
+    // integers), so that an element the function does not write shows.
     for (const TensorSpec &spec : signature.results) {
-      result.results.emplace_back(spec.kind, spec.shape);
-      appendDescriptor(words, result.results.back().getData(), spec.shape);
+      HostTensor &out = result.results.emplace_back(spec.kind, spec.shape);
+      std::memset(out.getData(), 0xff,
+                  out.getNumElements() * getElementSize(spec.kind));
+      appendDescriptor(words, out.getData(), spec.shape);
     }
   }
 
