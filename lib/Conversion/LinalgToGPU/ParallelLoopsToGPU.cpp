@@ -1,8 +1,8 @@
 //===- ParallelLoopsToGPU.cpp - mpt-parallel-loops-to-gpu -----------------===//
 //
 // One GPU thread per iteration (or vector of iterations, below) of a
-// top-level scf.parallel: simple, correct SIMT kernels for the elementwise, reduction and data-movement ops that do
-// not run on Tensor Cores.
+// top-level scf.parallel: simple, correct SIMT kernels for the elementwise,
+// reduction and data-movement ops that do not run on Tensor Cores.
 //
 // Consecutive loops that are independent of one another (no buffer that one
 // writes and another reads or writes) share one kernel (horizontal fusion):
