@@ -2,6 +2,8 @@
 
 #include "BufferAccesses.h"
 
+#include "mpt/Dialect/MPT/IR/MPTDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -67,6 +69,8 @@ mpt::Accesses mpt::accessesOf(Operation *op) {
         continue;
       }
       a.reads.push_back(rootOf(descriptor.getTensor()));
+      if (descriptor->hasAttr(MPTDialect::getTmaStoreAttrName()))
+        a.writes.push_back(rootOf(descriptor.getTensor()));
     }
     return a;
   }
@@ -146,6 +150,8 @@ mpt::Accesses mpt::builtAccessesOf(Operation *op) {
   if (auto descriptor = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op)) {
     Accesses a;
     a.reads.push_back(rootOf(descriptor.getTensor()));
+    if (descriptor->hasAttr(MPTDialect::getTmaStoreAttrName()))
+      a.writes.push_back(rootOf(descriptor.getTensor()));
     return a;
   }
   return isa<gpu::LaunchOp>(op) ? kernelAccesses(op) : accessesOf(op);

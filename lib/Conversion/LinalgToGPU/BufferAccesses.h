@@ -25,7 +25,8 @@ struct Accesses {
 mlir::Value rootOf(mlir::Value v);
 
 /// What `op` reads and writes. A kernel launch (gpu.launch_func) may read
-/// and write every buffer it is given.
+/// and write every buffer it is given, and reads the tensors of the TMA
+/// descriptors it is given (writes them too, with `mpt.tma_store`).
 Accesses accessesOf(mlir::Operation *op);
 
 /// What a kernel (a gpu.launch) does to the buffers from outside it: the
@@ -38,8 +39,9 @@ Accesses kernelAccesses(mlir::Operation *kernel);
 
 /// What `op` does to buffers in a function whose kernels mpt built (every
 /// gpu.launch is one of its Tensor Core or reduction kernels): a kernel's
-/// effects by kernelAccesses, a TMA descriptor reads its tensor (mpt's
-/// kernels only load through them), anything else by accessesOf.
+/// effects by kernelAccesses, a TMA descriptor reads its tensor (writes it,
+/// with `mpt.tma_store`: MPTDialect::getTmaStoreAttrName()), anything else
+/// by accessesOf.
 Accesses builtAccessesOf(mlir::Operation *op);
 
 /// Whether two buffers may be the same memory: the same value, or two

@@ -64,6 +64,8 @@
 
 #include "TensorCoreKernels.h"
 
+#include "mpt/Dialect/MPT/IR/MPTDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -440,6 +442,9 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     storeBox[rank - 2] = t.consumerRows();
     storeBox[rank - 1] = chunk;
     hostOut = makeMap(epilogue->out, storeBox, /*swizzled=*/false);
+    // The kernel writes the tensor through this map (mpt::builtAccessesOf).
+    hostOut.getDefiningOp()->setAttr(mpt::MPTDialect::getTmaStoreAttrName(),
+                                     UnitAttr::get(ctx));
     ptrOut = toPointer(hostOut);
   }
   auto aBox = cast<nvgpu::TensorMapDescriptorType>(hostA.getType()).getTensor();

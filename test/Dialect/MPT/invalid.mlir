@@ -1407,8 +1407,18 @@ func.func @conv2d_dilation_overflow(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3
 
 // Attributes of the mpt namespace on operations are not defined.
 func.func @mpt_attr_on_op(%x: tensor<4xf32>) {
-  // expected-error @+1 {{unknown attribute 'mpt.junk' on an operation; the mpt dialect defines only 'mpt.precision' on operations}}
+  // expected-error @+1 {{unknown attribute 'mpt.junk' on an operation; the mpt dialect defines only 'mpt.precision' and 'mpt.tma_store' on operations}}
   %0 = mpt.exp %x {mpt.junk} : tensor<4xf32>
+  return
+}
+
+// -----
+
+// mpt.tma_store marks a tensor map that a kernel stores through: a unit
+// attribute of nvgpu.tma.create.descriptor only.
+func.func @tma_store_on_other_op(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.tma_store' is a unit attribute of nvgpu.tma.create.descriptor (a tensor map that a kernel stores through), not of 'mpt.exp' with value unit}}
+  %0 = mpt.exp %x {mpt.tma_store} : tensor<4xf32>
   return
 }
 

@@ -103,11 +103,22 @@ LogicalResult MPTDialect::verifyRegionResultAttribute(Operation *op, unsigned,
 
 LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
+  if (attr.getName() == getTmaStoreAttrName()) {
+    if (op->getName().getStringRef() != "nvgpu.tma.create.descriptor" ||
+        !isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getTmaStoreAttrName()
+             << "' is a unit attribute of nvgpu.tma.create.descriptor (a "
+                "tensor map that a kernel stores through), not of '"
+             << op->getName() << "' with value " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getPrecisionAttrName())
     return op->emitError() << "unknown attribute '" << attr.getName().str()
                            << "' on an operation; the mpt dialect defines "
                               "only '"
-                           << getPrecisionAttrName() << "' on operations";
+                           << getPrecisionAttrName() << "' and '"
+                           << getTmaStoreAttrName() << "' on operations";
   if (!isa<PrecisionAttr>(attr.getValue()))
     return op->emitError() << "'" << getPrecisionAttrName()
                            << "' must be #mpt.precision<fp32> or "

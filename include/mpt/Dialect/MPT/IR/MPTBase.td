@@ -53,6 +53,12 @@ def MPT_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
       return ::llvm::StringLiteral("mpt.precision");
     }
+    /// The name of the unit attribute of a TMA descriptor
+    /// (`nvgpu.tma.create.descriptor`) that a kernel stores through: the
+    /// kernel writes its tensor (mpt-linalg-to-tensor-cores).
+    static constexpr ::llvm::StringLiteral getTmaStoreAttrName() {
+      return ::llvm::StringLiteral("mpt.tma_store");
+    }
   }];
 }
 
