@@ -151,6 +151,16 @@ def ConvertLinalgToTensorCores
     warp row of its tile to shared memory (`wmma.store`, WM x (BN + 8)
     floats) and evaluates the generic on rows of four from there; where that
     does not fit in shared memory the generic stays a kernel of its own.
+    Without such a generic, a matmul whose C a zero fill (or a copy of
+    zeros) wrote just before still starts from zero: the last op before it
+    that touches C's buffer is that fill, of all of it, and C is not A or B
+    (two function arguments may be the same buffer, unless one is a
+    `bufferize.result`). The kernel, the tiled SIMT one too, stores its
+    products rather than adding them to C, so it does not read C, and the
+    fill goes (remark: `products stored into C (its zero fill dropped)`);
+    with `tma-store=1`, through TMA stores of f32. A tensor map that a
+    kernel stores through carries `mpt.tma_store`, so that the passes after
+    this one see the kernel write its tensor.
 
     Block tile (`BM x BN x BK`) and warp tile (`WM x WN`) of WMMA and mma.sync
     are chosen from the shape (the largest power of two up to 128 x 128 x 32

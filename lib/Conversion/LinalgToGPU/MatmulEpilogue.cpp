@@ -226,7 +226,60 @@ std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
   return e;
 }
 
+std::optional<FusedEpilogue>
+findZeroStart(Operation *matmul, Value c,
+              function_ref<mpt::Accesses(Operation *)> accesses) {
+  Value root = mpt::rootOf(c);
+  auto cType = cast<MemRefType>(c.getType());
+  auto rootType = dyn_cast<MemRefType>(root.getType());
+  // Blocks store results while others still read A and B.
+  for (Value operand : matmul->getOperands())
+    if (operand != c && mpt::mayAlias(mpt::rootOf(operand), root))
+      return std::nullopt;
+  // Whether `target` is all of C: C's buffer through reshapes (as many
+  // elements of the same type, identity layouts).
+  auto allOfC = [&](Value target) {
+    auto type = dyn_cast<MemRefType>(target.getType());
+    auto same = [&](MemRefType t) {
+      return t && t.hasStaticShape() && t.getLayout().isIdentity() &&
+             t.getElementType() == cType.getElementType() &&
+             t.getNumElements() == cType.getNumElements();
+    };
+    return mpt::rootOf(target) == root && same(type) && same(rootType) &&
+           same(cType);
+  };
+  auto touches = [&](ArrayRef<Value> buffers) {
+    return llvm::any_of(buffers,
+                        [&](Value v) { return mpt::mayAlias(v, root); });
+  };
+  // The last op before the matmul that reads or writes C.
+  for (Operation *prev = matmul->getPrevNode(); prev;
+       prev = prev->getPrevNode()) {
+    mpt::Accesses a = accesses(prev);
+    if (a.unknown)
+      return std::nullopt;
+    if (!touches(a.reads) && !touches(a.writes))
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    auto copy = dyn_cast<memref::CopyOp>(prev);
+    bool zeros = (fill && fill.hasPureBufferSemantics() && fillsZero(fill) &&
+                  allOfC(fill.getDpsInits()[0])) ||
+                 (copy && allOfC(copy.getTarget()) &&
+                  !mpt::mayAlias(mpt::rootOf(copy.getSource()), root) &&
+                  copiesZeros(copy));
+    if (!zeros)
+      return std::nullopt;
+    FusedEpilogue e;
+    e.fill = prev;
+    e.out = c;
+    return e;
+  }
+  return std::nullopt;
+}
+
 void FusedEpilogue::prepare(Operation *matmul) const {
+  if (!generic)
+    return;
   // The buffers (and views of them) the generic takes, its output among
   // them, must exist where the kernel runs.
   for (Value operand : generic->getOperands())
@@ -234,6 +287,8 @@ void FusedEpilogue::prepare(Operation *matmul) const {
 }
 
 std::string FusedEpilogue::describe() const {
+  if (!this->generic)
+    return "products stored into C (its zero fill dropped)";
   auto generic = cast<linalg::GenericOp>(this->generic);
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -257,6 +312,8 @@ std::string FusedEpilogue::describe() const {
 void FusedEpilogue::erase(Value acc) const {
   Operation *accDef = acc.getDefiningOp();
   fill->erase();
+  if (!generic)
+    return;
   generic->erase();
   if (out == acc)
     return;
@@ -269,6 +326,8 @@ void FusedEpilogue::erase(Value acc) const {
 
 Value FusedEpilogue::evaluate(OpBuilder &b, Location loc, Value values,
                               Value batch, Value row, Value col) const {
+  if (!this->generic)
+    return values;
   auto generic = cast<linalg::GenericOp>(this->generic);
   auto valuesType = cast<VectorType>(values.getType());
   int64_t width = valuesType.getNumElements();

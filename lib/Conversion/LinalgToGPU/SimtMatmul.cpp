@@ -5,6 +5,9 @@
 // A B with f32 accumulation, operands of any float type converted to f32 as
 // they are staged.
 //
+// Where C was zero-filled just before, the kernel stores its sums without
+// reading C (the fill goes).
+//
 // Block: 256 threads (16 x 16) on a T x T tile of C, T = 128 (8 x 8 outputs
 // per thread) when the grid still fills the GPU (`sms` blocks, 132 by
 // default: an H100/H200), otherwise
@@ -85,9 +88,9 @@ SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes) {
   return {along(info.k), along(info.n), along(info.n), width};
 }
 
-void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
-                           const MatmulInfo &info, int64_t sms,
-                           int64_t vectorBytes) {
+Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
+                                 const MatmulInfo &info, int64_t sms,
+                                 int64_t vectorBytes, bool fromZero) {
   MLIRContext *ctx = outer.getContext();
   Type f32 = outer.getF32Type();
   const int64_t tile = simtTile(info, sms), step = kThreads * 4 / tile;
@@ -274,8 +277,9 @@ void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
     gpu::BarrierOp::create(lb, loc);
     scf::YieldOp::create(lb, loc, acc);
   }
-  // C += the micro-tile, where it lies in C: vec.c columns at a time (N is a
-  // multiple of vec.c, so such a vector lies in C or past its last column).
+  // C += the micro-tile (C = it, `fromZero`), where it lies in C: vec.c
+  // columns at a time (N is a multiple of vec.c, so such a vector lies in C
+  // or past its last column).
   Type cType = typeOf(f32, vec.c);
   for (int64_t i = 0; i < micro; ++i)
     for (int64_t j = 0; j < micro; j += vec.c) {
@@ -286,15 +290,18 @@ void buildSimtMatmulKernel(OpBuilder &outer, Location loc,
                             /*withElseRegion=*/false);
       OpBuilder gb = guard.getThenBodyBuilder();
       SmallVector<Value> index = at(batch, row, col);
-      Value c = load(gb, info.c, index, vec.c);
       SmallVector<Value> sums(loop.getResults().slice(i * micro + j, vec.c));
       Value sum = vec.c == 1 ? sums.front()
                              : vector::FromElementsOp::create(
                                    gb, loc, cast<VectorType>(cType), sums)
                                    .getResult();
-      store(gb, arith::AddFOp::create(gb, loc, c, sum), info.c, index);
+      if (!fromZero)
+        sum =
+            arith::AddFOp::create(gb, loc, load(gb, info.c, index, vec.c), sum);
+      store(gb, sum, info.c, index);
     }
   gpu::TerminatorOp::create(b, loc);
+  return launch;
 }
 
 std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms,

@@ -177,12 +177,14 @@ using StoreFn = llvm::function_ref<void(mlir::OpBuilder &, mlir::Value values,
 /// The elementwise linalg.generic that reads a matmul's zero-filled f32
 /// temporary right after it (the rounding to f16/bf16 and whatever
 /// elementwise ops fusion put with it): the kernel starts from zero and
-/// evaluates the generic on its results (MatmulEpilogue.cpp).
+/// evaluates the generic on its results (MatmulEpilogue.cpp). Without a
+/// generic, the kernel stores its products into C, whose zero fill goes
+/// (C = A B rather than C += A B: C is not read).
 struct FusedEpilogue {
   mlir::Operation *fill = nullptr;    // zero fill (or copy of zeros)
   mlir::Operation *generic = nullptr; // the elementwise linalg.generic
   unsigned accInput = 0;              // its operand that is the temporary
-  mlir::Value out;                    // its output
+  mlir::Value out;                    // its output (C without a generic)
 
   /// Moves what the kernel needs (the buffers and views the generic takes,
   /// its output among them) before `matmul`.
@@ -199,7 +201,8 @@ struct FusedEpilogue {
   /// (a static shape of at most 5 dims, rows of a multiple of 16 bytes),
   /// else 0.
   int64_t tmaStoreBytes() const;
-  /// "fused rounding to f16" or "fused epilogue (truncf addf ...) into f16".
+  /// "fused rounding to f16", "fused epilogue (truncf addf ...) into f16"
+  /// or, without a generic, "products stored (C's zero fill dropped)".
   std::string describe() const;
   /// Erases the fill, the generic and, unless it is the output, the
   /// temporary `acc`.
@@ -221,6 +224,14 @@ void storeStagedRows(mlir::OpBuilder &b, mlir::Location loc,
 /// The epilogue of `matmul` into the temporary `acc`, if it has one.
 std::optional<FusedEpilogue> findFusedEpilogue(mlir::Operation *matmul,
                                                mlir::Value acc);
+
+/// The epilogue without a generic of `matmul` into `c`, if the last op
+/// before it (in its block) that touches C is a zero fill (or a copy of
+/// zeros) of all of C: the kernel may store its products rather than add
+/// them, and the fill goes. `accesses` tells what an op reads and writes.
+std::optional<FusedEpilogue>
+findZeroStart(mlir::Operation *matmul, mlir::Value c,
+              llvm::function_ref<mpt::Accesses(mlir::Operation *)> accesses);
 
 //===----------------------------------------------------------------------===//
 // wgmma + TMA (sm_90a)
@@ -323,11 +334,13 @@ struct SimtVectors {
 /// Vectors of up to `vectorBytes` / 4 elements (the operands are staged as
 /// f32), at most 4, halved along A and B and C until they divide K or N.
 SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes);
-/// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B, with large tiles
-/// where they still give `sms` blocks.
-void buildSimtMatmulKernel(mlir::OpBuilder &outer, mlir::Location loc,
-                           const MatmulInfo &info, int64_t sms,
-                           int64_t vectorBytes);
+/// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B, or C = A B
+/// `fromZero` (C is not read), with large tiles where they still give `sms`
+/// blocks. Returns its gpu.launch.
+mlir::Operation *buildSimtMatmulKernel(mlir::OpBuilder &outer,
+                                       mlir::Location loc,
+                                       const MatmulInfo &info, int64_t sms,
+                                       int64_t vectorBytes, bool fromZero);
 std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms,
                                int64_t vectorBytes);
 

@@ -280,15 +280,22 @@ struct ConvertLinalgToTensorCoresPass
     bool hopper = *sm == 90 && StringRef(chip).ends_with("a");
     // The Tensor Core kernels built so far.
     llvm::SmallPtrSet<Operation *, 16> built;
+    auto accesses = [&](Operation *o) {
+      return accessesSeeingKernels(o, built);
+    };
     for (linalg::LinalgOp op : candidates) {
       std::string reason;
       std::optional<MatmulInfo> info = analyze(op, *sm, reason);
       if (!info) {
-        buildSimt(op, reason);
+        buildSimt(op, reason, accesses, built);
         continue;
       }
       bool wmma = *sm < 80;
+      // The elementwise op after the matmul, or at least the zero fill
+      // before it: the kernel starts from zero and stores.
       std::optional<FusedEpilogue> epilogue = findFusedEpilogue(op, info->c);
+      if (!epilogue)
+        epilogue = findZeroStart(op, info->c, accesses);
       std::string whyNotWgmma;
       std::optional<WgmmaTiles> hopperTiles;
       // The mma.sync and wgmma kernels read a transposed operand (a backward
@@ -322,9 +329,6 @@ struct ConvertLinalgToTensorCoresPass
         if (!lowPrecisionSync)
           return;
         int64_t chunk = 16 / (info->element.getIntOrFloatBitWidth() / 8);
-        auto accesses = [&](Operation *o) {
-          return accessesSeeingKernels(o, built);
-        };
         OpBuilder b(op);
         auto use = [&](Value operand, std::optional<FoldedOperand> &folded,
                        Value &kernelOperand, bool &transposed,
@@ -424,7 +428,8 @@ struct ConvertLinalgToTensorCoresPass
             eraseUnusedViews({kernelInfo.viewA->source});
           if (kernelInfo.viewB)
             eraseUnusedViews({kernelInfo.viewB->source});
-          buildSimt(op, reason + (hopper ? "; not wgmma: " + whyNotWgmma : ""));
+          buildSimt(op, reason + (hopper ? "; not wgmma: " + whyNotWgmma : ""),
+                    accesses, built);
           continue;
         }
       }
@@ -596,20 +601,31 @@ struct ConvertLinalgToTensorCoresPass
   /// A matmul that is not for Tensor Cores: the tiled SIMT kernel where it
   /// applies (float operands, f32 accumulation, static shapes), otherwise
   /// left to the one-thread-per-element kernels of
-  /// mpt-parallel-loops-to-gpu.
-  void buildSimt(linalg::LinalgOp op, const std::string &why) {
+  /// mpt-parallel-loops-to-gpu. The tiled kernel stores its products where
+  /// C was zero-filled just before (the fill goes).
+  void buildSimt(linalg::LinalgOp op, const std::string &why,
+                 function_ref<mpt::Accesses(Operation *)> accesses,
+                 llvm::SmallPtrSetImpl<Operation *> &built) {
     std::string ignored;
     std::optional<MatmulInfo> info = operands(op, ignored);
     bool tiled = info && simtMatmulApplies(*info);
+    std::optional<FusedEpilogue> zeroStart;
+    if (tiled)
+      zeroStart = findZeroStart(op, info->c, accesses);
     op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): " << why
                     << (tiled ? "; " + describeSimtMatmul(*info, sms,
                                                           simtVectorBytes)
-                              : "");
+                              : "")
+                    << (zeroStart ? ", " + zeroStart->describe() : "");
     if (!tiled)
       return;
     OpBuilder b(op);
-    buildSimtMatmulKernel(b, op.getLoc(), *info, sms, simtVectorBytes);
+    built.insert(buildSimtMatmulKernel(b, op.getLoc(), *info, sms,
+                                       simtVectorBytes,
+                                       /*fromZero=*/zeroStart.has_value()));
     op->erase();
+    if (zeroStart)
+      zeroStart->erase(info->c);
   }
 
   /// The operands and shape of a matmul on statically shaped memrefs.

@@ -1,10 +1,12 @@
 """GEMMs for the GPU emulator tests (test/GPU/emulate-gemm.test).
 
-  emulate_gemm.py gen DIR TYPE M N K [--batch B[xB2]] [--bias-relu | --accumulate]
+  emulate_gemm.py gen DIR TYPE M N K [--batch B[xB2]]
+                    [--bias-relu | --accumulate | --zero-start]
                     [--transpose-a] [--transpose-b] [--twice]
       writes DIR/p.mlir (mpt.matmul / mpt.batch_matmul acc(f32), optionally
       followed by a bias add and a relu; with --accumulate, linalg.matmul /
-      linalg.batch_matmul adding the product to an f32 input C) and its
+      linalg.batch_matmul adding the product to an f32 input C; with
+      --zero-start, the same into a linalg.fill of zeros: an f32 A B) and its
       inputs DIR/{a,b,bias,c}.npy; with --transpose-a (-b) the matmul has
       transpose_a (transpose_b) and a.npy holds A^T, K x M (b.npy B^T, N x K);
       --batch 2x3 gives two batch dimensions; --twice multiplies a second A
@@ -18,8 +20,8 @@ nearest even; tf32 operands rounded like cvt.rna), multiplies in float64 and
 rounds like the program (the f16/bf16 product, then bias and relu in f32
 rounded once). Tolerance: relative error in the 2-norm, 2^-10 for f16
 results, 2^-7 for bf16, 2^-9 for f32 results of tf32 operands, 1e-6 for
-exact f32 and for the f32 C + A B of --accumulate (the kernels' f32 sums
-differ from float64 in order only).
+exact f32 and for the f32 C + A B of --accumulate and A B of --zero-start
+(the kernels' f32 sums differ from float64 in order only).
 """
 import json
 import os
@@ -53,7 +55,7 @@ def as_stored(x, dtype):
 
 
 def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False,
-        twice=False):
+        twice=False, zero_start=False):
     os.makedirs(d, exist_ok=True)
     lead = [int(b) for b in batch.split("x")] if batch else []
     rng = np.random.default_rng(m * 7 + n * 5 + k * 3 +
@@ -87,12 +89,19 @@ def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False,
         body += ("  %%s = mpt.add %%r, %%bias : (%s, %s) -> %s\n"
                  "  %%y = mpt.relu %%s : %s\n" % (tc, t([n]), tc, tc))
     result = "%y" if bias_relu else "%r"
-    if accumulate:
+    if accumulate or zero_start:
         tc = "tensor<%sxf32>" % "x".join(map(str, lead + [m, n]))
-        args += ", %%c: %s" % tc
         op = "linalg.batch_matmul" if batch else "linalg.matmul"
-        body = ("  %%r = %s ins(%%a, %%b : %s, %s) outs(%%c : %s) -> %s\n"
-                % (op, typeA, typeB, tc, tc))
+        body = ""
+        if accumulate:
+            args += ", %%c: %s" % tc
+        else:
+            body = ("  %%zero = arith.constant 0.0 : f32\n"
+                    "  %%e = tensor.empty() : %s\n"
+                    "  %%c = linalg.fill ins(%%zero : f32) outs(%%e : %s) -> %s\n"
+                    % (tc, tc, tc))
+        body += ("  %%r = %s ins(%%a, %%b : %s, %s) outs(%%c : %s) -> %s\n"
+                 % (op, typeA, typeB, tc, tc))
     results = tc
     if twice:
         args += ", %%a2: %s" % typeA
@@ -105,8 +114,8 @@ def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False,
                 % (args, results, body, result, results))
     with open(os.path.join(d, "config.json"), "w") as f:
         json.dump({"dtype": dtype, "bias_relu": bias_relu,
-                   "accumulate": accumulate, "transpose_a": ta,
-                   "transpose_b": tb, "twice": twice}, f)
+                   "accumulate": accumulate, "zero_start": zero_start,
+                   "transpose_a": ta, "transpose_b": tb, "twice": twice}, f)
 
 
 def set_dtype(d, dtype):
@@ -135,8 +144,8 @@ def check(d):
         if isinstance(error, str):
             return False, "%s: %s" % (name, error)
         errors.append(error)
-    err, tol = max(errors), TOLERANCE[
-        "accumulate" if config.get("accumulate") else dtype]
+    f32_sums = config.get("accumulate") or config.get("zero_start")
+    err, tol = max(errors), TOLERANCE["accumulate" if f32_sums else dtype]
     return err <= tol, "%s: %s (relative error %.2e, tolerance %.2e)" % (
         name, "ok" if err <= tol else "WRONG", err, tol)
 
@@ -157,6 +166,8 @@ def compare(d, config, a_file, result_file):
     ref = as_stored(a @ b, elem)
     if config.get("accumulate"):
         ref = np.load(os.path.join(d, "c.npy")).astype(np.float64) + a @ b
+    if config.get("zero_start"):
+        ref = a @ b
     if config["bias_relu"]:
         bias = as_stored(np.load(os.path.join(d, "bias.npy")), elem)
         ref = np.maximum(as_stored(ref + bias, elem), 0)
@@ -177,15 +188,17 @@ if __name__ == "__main__":
             batch = rest[i + 1]
             del rest[i:i + 2]
         flags = {r for r in rest if r.startswith("--")}
-        known = {"--bias-relu", "--accumulate", "--transpose-a",
-                 "--transpose-b", "--twice"}
-        if flags - known or ("--accumulate" in flags and len(flags) > 1):
-            sys.exit("emulate_gemm.py gen: flags %s (--accumulate goes alone)"
-                     % sorted(flags))
+        known = {"--bias-relu", "--accumulate", "--zero-start",
+                 "--transpose-a", "--transpose-b", "--twice"}
+        alone = {"--accumulate", "--zero-start"}
+        if flags - known or (flags & alone and len(flags) > 1):
+            sys.exit("emulate_gemm.py gen: flags %s (--accumulate and "
+                     "--zero-start go alone)" % sorted(flags))
         rest = [r for r in rest if r not in flags]
         d, dtype, m, n, k = rest[0], rest[1], *map(int, rest[2:5])
         gen(d, dtype, m, n, k, batch, "--bias-relu" in flags,
             "--accumulate" in flags, "--transpose-a" in flags,
-            "--transpose-b" in flags, "--twice" in flags)
+            "--transpose-b" in flags, "--twice" in flags,
+            "--zero-start" in flags)
     else:
         print(check(sys.argv[2])[1])
