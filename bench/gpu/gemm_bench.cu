@@ -21,15 +21,21 @@
 //    elements with a
 //    float64 CPU reference computed from the rounded inputs:
 //    ||out - ref|| / ||ref||, tolerance 1e-4 for the f32 output of the
-//    accumulating variants (fp32 accumulation), 2^-10 (f16) and
-//    2^-7 (bf16) for the rounded output of the `op` variants, 2^-9 for f32
-//    operands rounded to tf32 (2^-11 each) by the tf32 kernels;
+//    accumulating variants and of f32 GEMMs (fp32 accumulation), 2^-10
+//    (f16) and 2^-7 (bf16) for the rounded output of the `op` variants,
+//    2^-9 for f32 operands rounded to tf32 (2^-11 each) by the tf32
+//    kernels; the f32 GEMMs (type f32: the tiled SIMT kernel, as in the
+//    fp32 training steps) are `kernel` (C += A B, C zeroed) and `op`
+//    (`mpt.matmul` on f32, which stores into its zero-filled result
+//    without reading it: C stays poisoned until the kernel writes it);
 //  - speed: median time of many calls measured with CUDA events, next to
 //    cublasGemmEx (same inputs, f32 output, CUBLAS_COMPUTE_32F, or
-//    CUBLAS_COMPUTE_32F_FAST_TF32 for tf32), each call
+//    CUBLAS_COMPUTE_32F_FAST_TF32 for tf32; for f32 operands without tf32
+//    that is cuBLAS's fp32 SGEMM, no Tensor Cores), each call
 //    followed by a synchronization for both (mpt's host code synchronizes
 //    its stream in every call). TFLOP/s, fraction of cuBLAS, and fraction of
-//    the H200's dense peak (989 TFLOP/s f16/bf16, 494.5 tf32).
+//    the H200's dense peak (989 TFLOP/s f16/bf16, 494.5 tf32, 67 fp32
+//    without Tensor Cores).
 //
 // Build and run: bench/gpu/run.sh (nvcc, -lcuda -lcublas).
 
@@ -58,7 +64,8 @@ MPT_GEMMS(DECLARE)
 
 namespace {
 
-enum Type { F16, BF16, TF32 }; // TF32: f32 operands, tf32=1
+// TF32: f32 operands, tf32=1; F32: f32 operands, exact (SIMT kernel).
+enum Type { F16, BF16, TF32, F32 };
 enum Variant {
   KERNEL,
   MMA,
@@ -95,8 +102,16 @@ const Gemm kGemms[] = {
 #undef ENTRY
 };
 
-/// Dense Tensor Core peaks of the H200: f16/bf16, and tf32.
-constexpr double kPeakTflops = 989.0, kPeakTf32Tflops = 494.5;
+/// Dense peaks of the H200: Tensor Cores f16/bf16 and tf32, and fp32 on the
+/// CUDA cores.
+constexpr double kPeakTflops = 989.0, kPeakTf32Tflops = 494.5,
+                 kPeakF32Tflops = 67.0;
+
+bool f32Operands(Type t) { return t == TF32 || t == F32; }
+
+double peakTflops(Type t) {
+  return t == TF32 ? kPeakTf32Tflops : t == F32 ? kPeakF32Tflops : kPeakTflops;
+}
 
 void check(cudaError_t e, const char *what) {
   if (e != cudaSuccess) {
@@ -113,7 +128,7 @@ void check(cublasStatus_t s, const char *what) {
 }
 
 /// Bytes of an operand element.
-size_t elementBytes(Type t) { return t == TF32 ? 4 : 2; }
+size_t elementBytes(Type t) { return f32Operands(t) ? 4 : 2; }
 
 /// `v` rounded to the operand type, and its bytes at `out`.
 float store(float v, Type t, uint8_t *out) {
@@ -133,7 +148,7 @@ float store(float v, Type t, uint8_t *out) {
 
 /// The output element at `p` (`f32Out`: f32, else the operand type).
 double load(const uint8_t *p, Type t, bool f32Out) {
-  if (f32Out || t == TF32) {
+  if (f32Out || f32Operands(t)) {
     float v;
     std::memcpy(&v, p, 4);
     return v;
@@ -223,7 +238,9 @@ int main(int argc, char **argv) {
       a[i] = store(uniform(rng), g.type, aBytes.data() + i * eb);
     for (size_t i = 0; i < bCount; ++i)
       b[i] = store(uniform(rng), g.type, bBytes.data() + i * eb);
-    bool f32Out = g.variant < OP; // C += A B in f32
+    // C += A B in f32 (C zeroed first), or an f32 result.
+    bool accumulates = g.variant < OP;
+    bool f32Out = accumulates || f32Operands(g.type);
     size_t cBytes = cCount * (f32Out ? 4 : 2);
     void *da, *db, *dc, *dref;
     check(cudaMalloc(&da, aCount * eb), "malloc");
@@ -237,7 +254,7 @@ int main(int argc, char **argv) {
 
     // Correctness: poison, (zero the accumulator), run once, compare.
     check(cudaMemset(dc, 0xFF, cBytes), "poison");
-    if (f32Out)
+    if (accumulates)
       check(cudaMemset(dc, 0, cBytes), "zero");
     call(g, da, db, dc);
     check(cudaDeviceSynchronize(), g.name);
@@ -274,6 +291,8 @@ int main(int argc, char **argv) {
     cudaDataType_t in = g.type == F16    ? CUDA_R_16F
                         : g.type == BF16 ? CUDA_R_16BF
                                          : CUDA_R_32F;
+    // (CUBLAS_COMPUTE_32F with f32 operands and the handle's default math
+    // mode: fp32 SGEMM, no tf32.)
     cublasComputeType_t compute =
         g.type == TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     float alpha = 1.0f, beta = 0.0f;
@@ -288,7 +307,8 @@ int main(int argc, char **argv) {
     double tflops = flop / ms * 1e-9, blasTflops = flop / blasMs * 1e-9;
     std::printf("%-36s %9.3f %9.1f %9.1f %7.1f%% %7.1f%% %10.2e %9.2e %s\n",
                 g.name, ms, tflops, blasTflops, 100.0 * tflops / blasTflops,
-                100.0 * tflops / (g.type == TF32 ? kPeakTf32Tflops : kPeakTflops), err, tol, ok ? "ok" : "FAIL");
+                100.0 * tflops / peakTflops(g.type), err, tol,
+                ok ? "ok" : "FAIL");
     std::fflush(stdout);
     cudaFree(da);
     cudaFree(db);
