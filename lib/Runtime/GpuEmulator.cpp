@@ -187,6 +187,7 @@ struct Launch {
   int64_t atBarrier = 0;
   int64_t loaded = 0, stored = 0; // bytes (mpt-gpu-emulation{traffic=1})
   int64_t loads = 0, stores = 0;  // threads' load and store instructions
+  bool countAsync = false;        // asynchronous copies count (traffic=1)
 };
 
 /// The blocks of a thread-block cluster, which run together: their shared
@@ -752,6 +753,16 @@ void forEachBoxElement(const TensorMap &t, const int64_t *coords, F f) {
   }
 }
 
+/// The bytes of the box of `t` at `coords` that lie inside the tensor (what
+/// a TMA copy reads from or writes to device memory).
+int64_t insideBytes(const TensorMap &t, const int64_t *coords) {
+  int64_t bytes = 0;
+  forEachBoxElement(t, coords, [&](int64_t, bool inside, int64_t) {
+    bytes += inside ? t.elementBytes : 0;
+  });
+  return bytes;
+}
+
 /// Element e of a box at `base` in shared memory, swizzled as `t` says.
 char *boxElement(const TensorMap &t, const char *base, int64_t e) {
   return reinterpret_cast<char *>(swizzle(
@@ -1200,6 +1211,8 @@ void mpt_emu_traffic(int64_t bytes, int32_t store) {
   ++(store ? l.stores : l.loads);
 }
 
+void mpt_emu_count_async() { launch().countAsync = true; }
+
 /// 0-2: thread id, 3-5: block id, 6-8: block size, 9-11: grid size (x, y,
 /// z).
 int64_t mpt_emu_id(int32_t which) {
@@ -1360,6 +1373,8 @@ void mpt_emu_cp_async(int64_t dst, int64_t dstBase, int64_t dstSpan,
   // still reads it (a missing barrier before the buffer is refilled) reads
   // poison.
   std::memset(reinterpret_cast<void *>(dst), 0xff, dstBytes);
+  if (l.countAsync && srcBytes > 0)
+    mpt_emu_traffic(srcBytes, /*store=*/0);
   l.current->uncommitted.push_back({reinterpret_cast<char *>(dst),
                                     reinterpret_cast<const char *>(src),
                                     dstBytes, srcBytes});
@@ -1444,6 +1459,8 @@ void mpt_emu_tma_store(int64_t src, int64_t srcBase, int64_t srcSpan,
     at[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
   const char *from = reinterpret_cast<const char *>(src);
   storeTma(*t, from, at);
+  if (launch().countAsync)
+    mpt_emu_traffic(insideBytes(*t, at), /*store=*/1);
   launch().current->uncommittedStores.push_back(
       BulkStore{from, std::vector<char>(from, from + t->boxBytes())});
 }
@@ -1517,6 +1534,13 @@ void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
   if (multicast >> size)
     fail("multicast TMA copy to blocks 0x%x of a cluster of %lld blocks",
          multicast, (long long)size);
+  // (Read once from device memory, however many blocks it lands in.)
+  if (l.countAsync) {
+    int64_t at[5] = {0, 0, 0, 0, 0};
+    for (int d = 0; d < t->rank; ++d)
+      at[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
+    mpt_emu_traffic(insideBytes(*t, at), /*store=*/0);
+  }
   // Without multicast the copy lands in this block; with it, at the same
   // offset in each block of the mask, completing transactions of the
   // mbarrier at the same place in each.
@@ -1766,6 +1790,7 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_wgmma_read", reinterpret_cast<void *>(&mpt_emu_wgmma_read)},
       {"mpt_emu_shuffle", reinterpret_cast<void *>(&mpt_emu_shuffle)},
       {"mpt_emu_traffic", reinterpret_cast<void *>(&mpt_emu_traffic)},
+      {"mpt_emu_count_async", reinterpret_cast<void *>(&mpt_emu_count_async)},
       {"mpt_emu_out_of_bounds",
        reinterpret_cast<void *>(&mpt_emu_out_of_bounds)},
       {"mpt_emu_shared_access",

@@ -768,8 +768,9 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
     Option<"traffic", "traffic", "bool", /*default=*/"false",
            "Count the bytes and the instructions with which each kernel's "
            "threads load from and store to device memory (memref and "
-           "vector loads and stores; not cp.async, TMA or ldmatrix); the "
-           "emulator prints them per kernel when the program exits">
+           "vector loads and stores, cp.async and TMA copies and stores: "
+           "what they read or write there); the emulator prints them per "
+           "kernel when the program exits">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -147,6 +147,10 @@ int64_t mpt_emu_shuffle(int32_t mode, int32_t value, int32_t offset,
 /// device memory; a process that counted any prints the bytes of each
 /// kernel (summed over its launches) to stderr when it exits.
 void mpt_emu_traffic(int64_t bytes, int32_t store);
+/// Called at the start of a kernel with traffic=1: the block's asynchronous
+/// copies (cp.async, TMA loads and stores) count as loads and stores too,
+/// with the bytes they read from or write to device memory.
+void mpt_emu_count_async();
 /// Fails: `elements` elements from `index` along dimension `dim` (of `size`
 /// elements) of the access that the string at `what` describes are not all
 /// in it.

@@ -1121,8 +1121,12 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
 
   /// Before each load and store of device memory (a memref or vector
   /// load or store of a memref outside workgroup memory): a call to
-  /// mpt_emu_traffic with its bytes.
+  /// mpt_emu_traffic with its bytes. At the start, mpt_emu_count_async:
+  /// the runtime counts the asynchronous copies (cp.async, TMA), whose
+  /// bytes it knows as they run (partial copies at the edges).
   static void countTraffic(func::FuncOp fn, Runtime &rt) {
+    OpBuilder entry = OpBuilder::atBlockBegin(&fn.front());
+    rt.call(entry, fn.getLoc(), "mpt_emu_count_async", {});
     auto workgroup = gpu::AddressSpaceAttr::get(fn.getContext(),
                                                 gpu::AddressSpace::Workgroup);
     fn.walk([&](Operation *op) {

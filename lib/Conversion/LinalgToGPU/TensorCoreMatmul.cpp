@@ -1106,8 +1106,10 @@ struct ConvertLinalgToTensorCoresPass
       }
 
     // The copies of K tile `kt` into buffer `buf`: 16 bytes per copy, spread
-    // over the threads; one group.
-    auto copyTile = [&](OpBuilder &cb, Value kt, Value buf) {
+    // over the threads; one group. Unless `live` (an i1; null: always), the
+    // copies read nothing and zero-fill their chunks: the prefetches past
+    // the last K tile, which no warp reads, still make their group.
+    auto copyTile = [&](OpBuilder &cb, Value kt, Value buf, Value live) {
       IndexMath cm{cb, loc};
       SmallVector<Value> tokens;
       Value kBase = cm.mul(kt, t.bk);
@@ -1148,6 +1150,9 @@ struct ConvertLinalgToTensorCoresPass
             srcCol =
                 arith::MinUIOp::create(gb, loc, srcCol, gm.c(colsIn - chunk));
           }
+          if (live)
+            elements = arith::SelectOp::create(
+                gb, loc, live, elements ? elements : gm.c(chunk), gm.c(0));
           Value token = nvgpu::DeviceAsyncCopyOp::create(
               gb, loc, tokenType, dst, ValueRange{buf, row, col},
               view ? view->source : src,
@@ -1181,27 +1186,36 @@ struct ConvertLinalgToTensorCoresPass
             info.viewA ? info.viewA->source : info.a,
             info.viewA ? at(cm, *info.viewA, batch, row, col)
                        : at(batch, row, col),
-            cb.getIndexAttr(chunk), Value(), cb.getUnitAttr()));
+            cb.getIndexAttr(chunk),
+            live ? arith::SelectOp::create(cb, loc, live, cm.c(chunk), cm.c(0))
+                       .getResult()
+                 : Value(),
+            cb.getUnitAttr()));
       }
       return nvgpu::DeviceAsyncCreateGroupOp::create(cb, loc, tokenType, tokens)
           .getResult();
     };
 
-    // Prologue: tiles 0 .. stages - 2, one group each.
+    // Prologue: tiles 0 .. stages - 2, one group each (empty past K).
     for (int64_t s = 0; s + 1 < t.stages; ++s)
-      copyTile(b, im.c(std::min(s, kTiles - 1)), im.c(s));
+      copyTile(b, im.c(std::min(s, kTiles - 1)), im.c(s),
+               s < kTiles
+                   ? Value()
+                   : arith::ConstantIntOp::create(b, loc, 0, 1).getResult());
     auto loop =
         scf::ForOp::create(b, loc, im.c(0), im.c(kTiles), im.c(1), accs);
     {
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       IndexMath lm{lb, loc};
       Value kt = loop.getInductionVar();
-      // Prefetch tile kt + stages - 1 (the last tile again at the end, into a
-      // buffer no warp reads) into the buffer tile kt - 1 used.
-      Value next = arith::MinUIOp::create(lb, loc, lm.add(kt, t.stages - 1),
-                                          lm.c(kTiles - 1));
-      Value group =
-          copyTile(lb, next, lm.rem(lm.add(kt, t.stages - 1), t.stages));
+      // Prefetch tile kt + stages - 1 into the buffer tile kt - 1 used; past
+      // the last tile, an empty group (copies of nothing, at the last
+      // tile's addresses, into a buffer no warp reads).
+      Value ahead = lm.add(kt, t.stages - 1);
+      Value next = arith::MinUIOp::create(lb, loc, ahead, lm.c(kTiles - 1));
+      Value live = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
+                                         ahead, lm.c(kTiles));
+      Value group = copyTile(lb, next, lm.rem(ahead, t.stages), live);
       // Wait for tile kt: only the groups of the next stages - 1 tiles may
       // still be in flight.
       nvgpu::DeviceAsyncWaitOp::create(lb, loc, group,

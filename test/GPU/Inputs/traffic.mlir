@@ -97,3 +97,11 @@ func.func @gemm(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf3
   %r = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// An f16 matmul of 128 x 128 x 64 rounded to f16: the Tensor Core kernels
+// copy A and B to shared memory asynchronously (cp.async on sm_80, TMA on
+// sm_90a) and store the rounded products from registers.
+func.func @gemm16(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>) -> tensor<128x128xf16> {
+  %c = mpt.matmul %a, %b acc(f32) : (tensor<128x64xf16>, tensor<64x128xf16>) -> tensor<128x128xf16>
+  return %c : tensor<128x128xf16>
+}
