@@ -62,9 +62,11 @@ func.func @whole_buffer(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %d: memr
   return %c : memref<128x128xf32>
 }
 
-// bufferization's copy of a zero tensor that several matmuls start from.
+// bufferization's copy of a zero tensor that several matmuls start from:
+// the copy goes, and the zeros with it when nothing else reads them.
 // REMARK: remark: matmul 128x128x64 on Tensor Cores: {{.*}}, products stored into C (its zero fill dropped){{$}}
 // CHECK-LABEL: func.func @copy_of_zeros(
+// CHECK-NOT: linalg.fill
 // CHECK-NOT: memref.copy
 // CHECK: gpu.launch
 // CHECK-NOT: memref.copy
@@ -77,6 +79,31 @@ func.func @copy_of_zeros(%a: memref<128x64xf16>, %b: memref<64x128xf16>) -> memr
   memref.copy %z, %c : memref<128x128xf32> to memref<128x128xf32>
   linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
   return %c : memref<128x128xf32>
+}
+
+// Two matmuls from one buffer of zeros: the zeros stay for the second
+// and go with its copy.
+// REMARK: remark: matmul 128x128x64 on Tensor Cores: {{.*}}, products stored into C (its zero fill dropped){{$}}
+// REMARK: remark: matmul 128x128x64 on Tensor Cores: {{.*}}, products stored into C (its zero fill dropped){{$}}
+// CHECK-LABEL: func.func @two_from_zeros(
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK: gpu.launch
+// CHECK-NOT: memref.copy
+// CHECK: gpu.launch
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @two_from_zeros(%a: memref<128x64xf16>, %b: memref<64x128xf16>) -> (memref<128x128xf32>, memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %z = memref.alloc() : memref<128x128xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<128x128xf32>)
+  %c = memref.alloc() : memref<128x128xf32>
+  memref.copy %z, %c : memref<128x128xf32> to memref<128x128xf32>
+  linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
+  %d = memref.alloc() : memref<128x128xf32>
+  memref.copy %z, %d : memref<128x128xf32> to memref<128x128xf32>
+  linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%d : memref<128x128xf32>)
+  return %c, %d : memref<128x128xf32>, memref<128x128xf32>
 }
 
 // Not dropped: an op between reads C.

@@ -311,7 +311,13 @@ std::string FusedEpilogue::describe() const {
 
 void FusedEpilogue::erase(Value acc) const {
   Operation *accDef = acc.getDefiningOp();
+  // A copy of zeros goes with the zeros' buffer if nothing else reads it.
+  Value zeros;
+  if (auto copy = dyn_cast<memref::CopyOp>(fill))
+    zeros = copy.getSource();
   fill->erase();
+  if (zeros && zeros.getDefiningOp<memref::AllocOp>())
+    mpt::eraseIfUnread(zeros);
   if (!generic)
     return;
   generic->erase();
