@@ -286,6 +286,15 @@ def ParallelLoopsToGPU
     an op with memory effects other than loads and stores, or a store that
     every iteration makes to the same place, keeps one iteration a thread.
     `vector-bytes=1`: one iteration a thread everywhere.
+
+    Accumulators in registers: a sequential loop in a thread's iterations
+    that loads one place of a buffer and later stores to the same place in
+    every trip (the same indices, defined outside the loop: a reduction's
+    accumulator, such as a bias gradient's column sums) carries the value
+    in an `scf.for` iter_arg instead, loaded once before the loop and
+    stored once after it, where no other op in the loop may read or write
+    that buffer (by the aliasing rules above). The NVVM backend cannot do
+    it: kernel parameters carry no aliasing information.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", /*default=*/"256",

@@ -18,6 +18,13 @@
 // vector.load or vector.store of `width` elements, the ops that do not
 // depend on the variable run once, and the others once per iteration.
 //
+// A serial loop in a thread's iteration that loads and stores one place
+// of a buffer in each trip (a reduction's accumulator: a bias gradient's
+// column sums) keeps the value in a register instead: one load before the
+// loop and one store after it, where nothing else in the loop may touch
+// the buffer (GPU kernel parameters carry no aliasing information, so the
+// NVVM backend cannot do it).
+//
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Conversion/Passes.h"
@@ -250,8 +257,104 @@ struct ParallelLoopsToGPUPass
       groupAccesses.push_back(std::move(accesses));
       open = true;
     }
+    llvm::SmallPtrSet<Operation *, 16> before;
+    getOperation().walk([&](gpu::LaunchOp launch) { before.insert(launch); });
     for (std::vector<Loop> &group : groups)
       convert(group);
+    // The serial loops of the new kernels, innermost first.
+    SmallVector<scf::ForOp> serial;
+    getOperation().walk([&](gpu::LaunchOp launch) {
+      if (!before.contains(launch))
+        launch.walk([&](scf::ForOp loop) { serial.push_back(loop); });
+    });
+    for (scf::ForOp loop : serial)
+      promoteAccumulators(loop);
+  }
+
+  /// Keeps in registers (iter_args) the values that `loop` loads from and
+  /// stores to one place in each trip: a load and a later store, both at the
+  /// top of the body, of the same buffer at the same indices (defined
+  /// outside the loop), of the same type, where no other op in the loop
+  /// may read or write the buffer. The load moves before the loop, the
+  /// store after it.
+  static void promoteAccumulators(scf::ForOp loop) {
+    struct Access {
+      Operation *op;
+      Value memref;
+      ValueRange indices;
+      Type type;
+    };
+    auto access = [](Operation *op, bool store) -> std::optional<Access> {
+      if (!store) {
+        if (auto l = dyn_cast<memref::LoadOp>(op))
+          return Access{op, l.getMemRef(), l.getIndices(), l.getType()};
+        if (auto l = dyn_cast<vector::LoadOp>(op))
+          return Access{op, l.getBase(), l.getIndices(), l.getType()};
+        return std::nullopt;
+      }
+      if (auto st = dyn_cast<memref::StoreOp>(op))
+        return Access{op, st.getMemRef(), st.getIndices(),
+                      st.getValueToStore().getType()};
+      if (auto st = dyn_cast<vector::StoreOp>(op))
+        return Access{op, st.getBase(), st.getIndices(),
+                      st.getValueToStore().getType()};
+      return std::nullopt;
+    };
+    SmallVector<std::pair<Operation *, Operation *>> pairs;
+    Block *body = loop.getBody();
+    for (Operation &op : *body) {
+      std::optional<Access> load = access(&op, /*store=*/false);
+      if (!load ||
+          !llvm::all_of(
+              load->indices,
+              [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }) ||
+          !loop.isDefinedOutsideOfLoop(load->memref))
+        continue;
+      Value root = mpt::rootOf(load->memref);
+      // The store, and no other access to the buffer in the loop.
+      Operation *store = nullptr;
+      bool alone = true;
+      loop.getBody()->walk([&](Operation *other) {
+        if (other == load->op || !alone)
+          return;
+        if (std::optional<Access> st = access(other, /*store=*/true);
+            st && st->memref == load->memref && st->type == load->type &&
+            other->getBlock() == body && load->op->isBeforeInBlock(other) &&
+            llvm::equal(st->indices, load->indices) && !store) {
+          store = other;
+          return;
+        }
+        if (other->getNumRegions()) // their effects are their ops'
+          return;
+        Accesses a = accessesOf(other);
+        alone = !a.unknown &&
+                llvm::none_of(llvm::concat<Value>(a.reads, a.writes),
+                              [&](Value v) { return mpt::mayAlias(v, root); });
+      });
+      if (store && alone)
+        pairs.push_back({load->op, store});
+    }
+    for (auto [load, store] : pairs) {
+      IRRewriter rewriter(loop.getContext());
+      rewriter.setInsertionPoint(loop);
+      Operation *init = rewriter.clone(*load);
+      Value stored = access(store, /*store=*/true)->op->getOperand(0);
+      FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
+          rewriter, init->getResult(0), /*replaceInitOperandUsesInLoop=*/false,
+          [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+            return SmallVector<Value>{stored};
+          });
+      if (failed(grown))
+        return;
+      loop = cast<scf::ForOp>(grown->getOperation());
+      load->getResult(0).replaceAllUsesWith(loop.getRegionIterArgs().back());
+      load->erase();
+      rewriter.setInsertionPointAfter(loop);
+      IRMapping map;
+      map.map(stored, loop.getResults().back());
+      rewriter.clone(*store, map);
+      store->erase();
+    }
   }
 
   FailureOr<Loop> analyze(scf::ParallelOp op) {
