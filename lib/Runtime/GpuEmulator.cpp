@@ -24,6 +24,7 @@
 
 #include "mpt/Runtime/GpuEmulator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -753,6 +754,13 @@ void forEachBoxElement(const TensorMap &t, const int64_t *coords, F f) {
   }
 }
 
+/// The coordinates of a TMA box in memref order (`coords` holds `t.rank`
+/// of them, innermost first, as the instructions take them) into `at`.
+void boxCoords(const TensorMap &t, int64_t coords, int64_t *at) {
+  for (int d = 0; d < t.rank; ++d)
+    at[d] = reinterpret_cast<const int64_t *>(coords)[t.rank - 1 - d];
+}
+
 /// The bytes of the box of `t` at `coords` that lie inside the tensor (what
 /// a TMA copy reads from or writes to device memory).
 int64_t insideBytes(const TensorMap &t, const int64_t *coords) {
@@ -1455,8 +1463,7 @@ void mpt_emu_tma_store(int64_t src, int64_t srcBase, int64_t srcSpan,
     fail("TMA store from shared memory not 128-byte aligned");
   checkRange("TMA store (shared memory)", src, t->boxBytes(), srcBase, srcSpan);
   int64_t at[5] = {0, 0, 0, 0, 0};
-  for (int d = 0; d < t->rank; ++d)
-    at[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
+  boxCoords(*t, coords, at);
   const char *from = reinterpret_cast<const char *>(src);
   storeTma(*t, from, at);
   if (launch().countAsync)
@@ -1534,13 +1541,11 @@ void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
   if (multicast >> size)
     fail("multicast TMA copy to blocks 0x%x of a cluster of %lld blocks",
          multicast, (long long)size);
+  int64_t box[5] = {0, 0, 0, 0, 0};
+  boxCoords(*t, coords, box);
   // (Read once from device memory, however many blocks it lands in.)
-  if (l.countAsync) {
-    int64_t at[5] = {0, 0, 0, 0, 0};
-    for (int d = 0; d < t->rank; ++d)
-      at[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
-    mpt_emu_traffic(insideBytes(*t, at), /*store=*/0);
-  }
+  if (l.countAsync)
+    mpt_emu_traffic(insideBytes(*t, box), /*store=*/0);
   // Without multicast the copy lands in this block; with it, at the same
   // offset in each block of the mask, completing transactions of the
   // mbarrier at the same place in each.
@@ -1557,9 +1562,7 @@ void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
            "%lld of the cluster)",
            (long long)r);
     TmaCopy c{at, t, {0, 0, 0, 0, 0}};
-    // Coordinates come innermost first.
-    for (int d = 0; d < t->rank; ++d)
-      c.coords[d] = reinterpret_cast<const int64_t *>(coords)[t->rank - 1 - d];
+    std::copy(box, box + 5, c.coords);
     std::memset(at, 0xff, t->boxBytes());
     m.copies.push_back(c);
     if (!multicast)

@@ -43,6 +43,15 @@ void addEffect(const MemoryEffects::EffectInstance &e, mpt::Accesses &a) {
   }
   (write ? a.writes : a.reads).push_back(mpt::rootOf(value));
 }
+
+/// Adds to `a` the tensor of a TMA tensor map, which kernels load through,
+/// and store through when it carries `mpt.tma_store`.
+void addTensorMap(nvgpu::TmaCreateDescriptorOp map, mpt::Accesses &a) {
+  Value tensor = mpt::rootOf(map.getTensor());
+  a.reads.push_back(tensor);
+  if (map->hasAttr(mpt::MPTDialect::getTmaStoreAttrName()))
+    a.writes.push_back(tensor);
+}
 } // namespace
 
 mpt::Accesses mpt::accessesOf(Operation *op) {
@@ -68,9 +77,7 @@ mpt::Accesses mpt::accessesOf(Operation *op) {
         a.unknown = true;
         continue;
       }
-      a.reads.push_back(rootOf(descriptor.getTensor()));
-      if (descriptor->hasAttr(MPTDialect::getTmaStoreAttrName()))
-        a.writes.push_back(rootOf(descriptor.getTensor()));
+      addTensorMap(descriptor, a);
     }
     return a;
   }
@@ -149,9 +156,7 @@ bool mpt::mayAlias(Value x, Value y) {
 mpt::Accesses mpt::builtAccessesOf(Operation *op) {
   if (auto descriptor = dyn_cast<nvgpu::TmaCreateDescriptorOp>(op)) {
     Accesses a;
-    a.reads.push_back(rootOf(descriptor.getTensor()));
-    if (descriptor->hasAttr(MPTDialect::getTmaStoreAttrName()))
-      a.writes.push_back(rootOf(descriptor.getTensor()));
+    addTensorMap(descriptor, a);
     return a;
   }
   return isa<gpu::LaunchOp>(op) ? kernelAccesses(op) : accessesOf(op);

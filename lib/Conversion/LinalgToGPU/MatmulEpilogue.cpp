@@ -74,6 +74,18 @@ bool copiesZeros(memref::CopyOp copy) {
   return last && fillsZero(last);
 }
 
+/// The buffer that `op` fills with zeros: the target of a zero fill on
+/// buffers, or of a copy of zeros (copiesZeros); else null.
+Value zerosWrittenTo(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.hasPureBufferSemantics() && fillsZero(fill)
+               ? fill.getDpsInits()[0]
+               : Value();
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copiesZeros(copy) ? copy.getTarget() : Value();
+  return Value();
+}
+
 /// Whether `generic` computes the same where `matmul` is: no op in between
 /// writes what it reads, or reads or writes what it writes. Distinct
 /// allocations and function arguments are taken not to alias (as
@@ -204,10 +216,7 @@ std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
       continue;
     // Nothing else uses the temporary (not even through a view), so
     // nothing between the zeros and the matmul touches it.
-    auto fill = dyn_cast<linalg::FillOp>(user);
-    auto copy = dyn_cast<memref::CopyOp>(user);
-    if ((fill && fillsZero(fill)) ||
-        (copy && copy.getTarget() == acc && copiesZeros(copy))) {
+    if (zerosWrittenTo(user) == acc) {
       if (e.fill || !user->isBeforeInBlock(matmul))
         return std::nullopt;
       e.fill = user;
@@ -260,14 +269,10 @@ findZeroStart(Operation *matmul, Value c,
       return std::nullopt;
     if (!touches(a.reads) && !touches(a.writes))
       continue;
-    auto fill = dyn_cast<linalg::FillOp>(prev);
+    Value zeros = zerosWrittenTo(prev);
     auto copy = dyn_cast<memref::CopyOp>(prev);
-    bool zeros = (fill && fill.hasPureBufferSemantics() && fillsZero(fill) &&
-                  allOfC(fill.getDpsInits()[0])) ||
-                 (copy && allOfC(copy.getTarget()) &&
-                  !mpt::mayAlias(mpt::rootOf(copy.getSource()), root) &&
-                  copiesZeros(copy));
-    if (!zeros)
+    if (!zeros || !allOfC(zeros) ||
+        (copy && mpt::mayAlias(mpt::rootOf(copy.getSource()), root)))
       return std::nullopt;
     FusedEpilogue e;
     e.fill = prev;

@@ -272,8 +272,8 @@ struct ParallelLoopsToGPUPass
   }
 
   /// Keeps in registers (iter_args) the values that `loop` loads from and
-  /// stores to one place in each trip: a load and a later store, both at the
-  /// top of the body, of the same buffer at the same indices (defined
+  /// stores to one place in each trip: a load and a later store, both in the
+  /// body's block (not nested), of the same buffer at the same indices (defined
   /// outside the loop), of the same type, where no other op in the loop
   /// may read or write the buffer. The load moves before the loop, the
   /// store after it.
@@ -338,7 +338,7 @@ struct ParallelLoopsToGPUPass
       IRRewriter rewriter(loop.getContext());
       rewriter.setInsertionPoint(loop);
       Operation *init = rewriter.clone(*load);
-      Value stored = access(store, /*store=*/true)->op->getOperand(0);
+      Value stored = store->getOperand(0); // (the value to store)
       FailureOr<LoopLikeOpInterface> grown = loop.replaceWithAdditionalYields(
           rewriter, init->getResult(0), /*replaceInitOperandUsesInLoop=*/false,
           [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {

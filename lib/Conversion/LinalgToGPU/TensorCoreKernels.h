@@ -202,7 +202,8 @@ struct FusedEpilogue {
   /// else 0.
   int64_t tmaStoreBytes() const;
   /// "fused rounding to f16", "fused epilogue (truncf addf ...) into f16"
-  /// or, without a generic, "products stored (C's zero fill dropped)".
+  /// or, without a generic, "products stored into C (its zero fill
+  /// dropped)".
   std::string describe() const;
   /// Erases the fill, the generic and, unless it is the output, the
   /// temporary `acc`.

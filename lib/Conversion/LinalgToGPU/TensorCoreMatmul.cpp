@@ -287,7 +287,7 @@ struct ConvertLinalgToTensorCoresPass
       std::string reason;
       std::optional<MatmulInfo> info = analyze(op, *sm, reason);
       if (!info) {
-        buildSimt(op, reason, accesses, built);
+        buildSimt(op, reason, built);
         continue;
       }
       bool wmma = *sm < 80;
@@ -429,7 +429,7 @@ struct ConvertLinalgToTensorCoresPass
           if (kernelInfo.viewB)
             eraseUnusedViews({kernelInfo.viewB->source});
           buildSimt(op, reason + (hopper ? "; not wgmma: " + whyNotWgmma : ""),
-                    accesses, built);
+                    built);
           continue;
         }
       }
@@ -604,14 +604,15 @@ struct ConvertLinalgToTensorCoresPass
   /// mpt-parallel-loops-to-gpu. The tiled kernel stores its products where
   /// C was zero-filled just before (the fill goes).
   void buildSimt(linalg::LinalgOp op, const std::string &why,
-                 function_ref<mpt::Accesses(Operation *)> accesses,
                  llvm::SmallPtrSetImpl<Operation *> &built) {
     std::string ignored;
     std::optional<MatmulInfo> info = operands(op, ignored);
     bool tiled = info && simtMatmulApplies(*info);
     std::optional<FusedEpilogue> zeroStart;
     if (tiled)
-      zeroStart = findZeroStart(op, info->c, accesses);
+      zeroStart = findZeroStart(op, info->c, [&](Operation *o) {
+        return accessesSeeingKernels(o, built);
+      });
     op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): " << why
                     << (tiled ? "; " + describeSimtMatmul(*info, sms,
                                                           simtVectorBytes)
