@@ -94,6 +94,7 @@ const Expected kExpected[] = {
     {"mpt.layer_scale", D},
     {"mpt.update_scale", D},
     {"mpt.select", C},
+    {"mpt.sm_count", C},
     {"tosa.matmul", A},
     {"tosa.conv2d", A},
     {"tosa.depthwise_conv2d", A},

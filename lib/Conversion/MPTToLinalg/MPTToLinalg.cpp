@@ -2053,6 +2053,8 @@ struct ConvertMPTToLinalgPass
     populateMPTToLinalgPatterns(patterns);
     ConversionTarget target(getContext());
     target.addIllegalDialect<MPTDialect>();
+    // Host code's query of the GPU, lowered with the host code.
+    target.addLegalOp<SmCountOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns)))) {

@@ -1648,3 +1648,16 @@ func.func @initial_value_result() -> (tensor<f32> {mpt.initial_value = dense<1.0
   %0 = mpt.constant dense<1.0> : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+func.func @sm_count_in_kernel() {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{'mpt.sm_count' op is host code (the device's multiprocessor count, asked before a launch), not part of a GPU kernel: found inside 'gpu.launch'}}
+    %n = mpt.sm_count
+    gpu.terminator
+  }
+  return
+}

@@ -486,3 +486,12 @@ func.func @backward(%dy: tensor<8x16xf32>, %x: tensor<8x16xf32>, %g: tensor<16xf
   %9 = mpt.embedding_grad %emb, %ids : (tensor<2x5x6xf32>, tensor<2x5xi64>) -> tensor<100x6xf32>
   return
 }
+
+// The GPU's multiprocessor count, a host-side query (no operands, no type).
+// CHECK-LABEL: func.func @sm_count
+func.func @sm_count() -> index {
+  // CHECK-NEXT: %[[N:.*]] = mpt.sm_count
+  // CHECK-NEXT: return %[[N]] : index
+  %n = mpt.sm_count
+  return %n : index
+}

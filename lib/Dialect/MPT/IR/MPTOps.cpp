@@ -1370,6 +1370,20 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+LogicalResult SmCountOp::verify() {
+  // By name: the dialect does not depend on the GPU dialect.
+  for (Operation *parent = (*this)->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    StringRef name = parent->getName().getStringRef();
+    if (name == "gpu.launch" || name == "gpu.func" || name == "gpu.module")
+      return emitOpError("is host code (the device's multiprocessor count, "
+                         "asked before a launch), not part of a GPU kernel: "
+                         "found inside '")
+             << name << "'";
+  }
+  return success();
+}
+
 LogicalResult UpdateScaleOp::verify() {
   double growth = getGrowthFactor().convertToDouble();
   double backoff = getBackoffFactor().convertToDouble();

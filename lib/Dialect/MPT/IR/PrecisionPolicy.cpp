@@ -100,6 +100,8 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.layer_scale", kDeny, "statistics over whole tensors"},
     {"mpt.update_scale", kDeny, "the fp32 loss scale state"},
     {"mpt.select", kClear, "selects an input"},
+    // GPU host code.
+    {"mpt.sm_count", kClear, "an index: no floating-point value"},
 };
 
 ArrayRef<PrecisionPolicyEntry> mpt::getMPTPrecisionPolicy() {
@@ -180,6 +182,7 @@ MPT_POLICY_FROM_TABLE(UnscaleAndCheckOp)
 MPT_POLICY_FROM_TABLE(LayerScaleOp)
 MPT_POLICY_FROM_TABLE(UpdateScaleOp)
 MPT_POLICY_FROM_TABLE(SelectOp)
+MPT_POLICY_FROM_TABLE(SmCountOp)
 #undef MPT_POLICY_FROM_TABLE
 
 //===----------------------------------------------------------------------===//

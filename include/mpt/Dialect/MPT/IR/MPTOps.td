@@ -1,8 +1,9 @@
 //===- MPTOps.td - mpt dialect operations ------------------*- tablegen -*-===//
 //
-// Every op of the mpt dialect. Ops are pure and work on ranked tensors; the
-// rules a user can break are checked by result-type inference (for ops whose
-// result type follows from their operands) or by a verifier.
+// Every op of the mpt dialect. Ops are pure and work on ranked tensors (but
+// for one host-side query of the GPU, mpt.sm_count); the rules a user can
+// break are checked by result-type inference (for ops whose result type
+// follows from their operands) or by a verifier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1188,6 +1189,39 @@ def MPT_UpdateScaleOp : MPT_Op<"update_scale", [
     `growth_interval` `=` $growth_interval `hysteresis` `=` $hysteresis
     `min_scale` `=` $min_scale `max_scale` `=` $max_scale attr-dict
   }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// GPU host code
+//===----------------------------------------------------------------------===//
+
+def MPT_SmCountOp : MPT_Op<"sm_count"> {
+  let summary = "The number of streaming multiprocessors of the GPU, at run "
+                "time";
+  let description = [{
+    Host code that launches GPU kernels: the multiprocessor (SM) count of
+    the device the kernels run on, read when the program runs rather than
+    assumed when it is compiled. `mpt-linalg-to-tensor-cores` sizes the grid
+    of a persistent wgmma kernel with it (a block per SM, up to the tiles),
+    so that a kernel compiled with `sms=132` (H100/H200 SXM) neither runs a
+    second wave of blocks on a GPU with fewer SMs (H100 PCIe: 114) nor
+    leaves SMs idle on one with more.
+
+    The count is a property of the device, fixed while the program runs:
+    the op has no operands and no effects, and two of them are the same
+    value. `mpt-lower-sm-count` lowers it to a call of
+    `mgpuDeviceMultiprocessorCount` (the mpt runtime, `lib/Runtime/`), or to
+    a constant for an emulated device. It is host code: inside a GPU kernel
+    (`gpu.launch`, `gpu.func`, `gpu.module`) it is an error.
+
+    Example:
+    ```mlir
+    %sms = mpt.sm_count
+    ```
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
 }
 
