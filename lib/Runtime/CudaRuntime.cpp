@@ -99,6 +99,22 @@ MPT_RUNTIME_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
   return function;
 }
 
+/// The multiprocessor count of the context's device, read once
+/// (`mpt.sm_count`: the grids of persistent kernels). 0 if the driver
+/// cannot tell; the host code then launches one block (cluster).
+MPT_RUNTIME_EXPORT int32_t mgpuDeviceMultiprocessorCount() {
+  static const int32_t count = [] {
+    ScopedContext context;
+    CUdevice device = 0;
+    int value = 0;
+    CHECK(cuCtxGetDevice(&device));
+    CHECK(cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                               device));
+    return static_cast<int32_t>(value);
+  }();
+  return count;
+}
+
 /// Launches `function`; grid and block sizes are MLIR `index` values.
 /// Dynamic shared memory above 48 KiB is opted into first.
 MPT_RUNTIME_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,

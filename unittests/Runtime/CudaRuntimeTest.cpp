@@ -35,6 +35,7 @@ void mgpuMemset32(void *dst, unsigned int value, size_t count, CUstream stream);
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream);
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream, bool isHostShared);
 void mgpuMemFree(void *ptr, CUstream stream);
+int32_t mgpuDeviceMultiprocessorCount();
 void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2Promotion,
@@ -54,6 +55,7 @@ struct Calls {
   int memsets = 0, memsetsWithoutContext = 0;
   int copies = 0, copiesWithoutContext = 0;
   int allocs = 0, frees = 0;
+  int smCountQueries = 0;
 } calls;
 } // namespace
 
@@ -69,8 +71,17 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   *device = ordinal;
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute, CUdevice) {
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
+                              CUdevice) {
   *value = 0;
+  if (attribute == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) {
+    ++calls.smCountQueries;
+    *value = 114; // an H100 PCIe
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetDevice(CUdevice *device) {
+  *device = 0;
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
@@ -218,6 +229,14 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *) {
 } // extern "C"
 
 namespace {
+
+TEST(CudaRuntime, MultiprocessorsAreTheDevicesAndAskedOnce) {
+  int before = calls.contextDepth;
+  EXPECT_EQ(mgpuDeviceMultiprocessorCount(), 114);
+  EXPECT_EQ(mgpuDeviceMultiprocessorCount(), 114);
+  EXPECT_EQ(calls.smCountQueries, 1);
+  EXPECT_EQ(calls.contextDepth, before);
+}
 
 TEST(CudaRuntime, StreamsAreReusedAcrossCalls) {
   // What every call of a lowered function does: create, use, destroy.
