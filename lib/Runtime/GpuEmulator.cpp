@@ -206,10 +206,11 @@ struct Cluster {
 Launch *active = nullptr;
 Cluster *cluster = nullptr;
 
-/// Per kernel, the launches, bytes and instructions that mpt_emu_traffic
-/// counted.
+/// Per kernel, the launches and their blocks, and the bytes and
+/// instructions that mpt_emu_traffic counted.
 struct Traffic {
   int64_t launches = 0, loaded = 0, stored = 0, loads = 0, stores = 0;
+  int64_t blocks = 0;
 };
 std::map<std::string, Traffic> *traffic = nullptr;
 
@@ -218,10 +219,13 @@ void printTraffic() {
   for (const auto &[kernel, t] : *traffic) {
     std::fprintf(stderr,
                  "mpt-emulate-gpu: traffic: %s: %lld launches, %lld bytes "
-                 "loaded, %lld bytes stored, %lld loads, %lld stores\n",
+                 "loaded, %lld bytes stored, %lld loads, %lld stores, %lld "
+                 "blocks\n",
                  kernel.c_str(), (long long)t.launches, (long long)t.loaded,
-                 (long long)t.stored, (long long)t.loads, (long long)t.stores);
+                 (long long)t.stored, (long long)t.loads, (long long)t.stores,
+                 (long long)t.blocks);
     total.launches += t.launches;
+    total.blocks += t.blocks;
     total.loaded += t.loaded;
     total.stored += t.stored;
     total.loads += t.loads;
@@ -229,10 +233,11 @@ void printTraffic() {
   }
   std::fprintf(stderr,
                "mpt-emulate-gpu: traffic: total: %lld launches, %lld bytes "
-               "loaded, %lld bytes stored, %lld loads, %lld stores\n",
+               "loaded, %lld bytes stored, %lld loads, %lld stores, %lld "
+               "blocks\n",
                (long long)total.launches, (long long)total.loaded,
                (long long)total.stored, (long long)total.loads,
-               (long long)total.stores);
+               (long long)total.stores, (long long)total.blocks);
 }
 
 void fail(const char *format, ...) {
@@ -1164,6 +1169,7 @@ void mpt_emu_launch(int64_t name, int64_t gx, int64_t gy, int64_t gz,
     }
     Traffic &t = (*traffic)[kernel];
     ++t.launches;
+    t.blocks += gx * gy * gz;
     t.loaded += sum.loaded;
     t.stored += sum.stored;
     t.loads += sum.loads;

@@ -11,7 +11,7 @@
 // H200: remark: matmul not on Tensor Cores (SIMT kernel): {{.*}}; tiled SIMT kernel: 64x64 tiles of C
 // PCIE: remark: matmul 2048x2048x2048 on Tensor Cores: wgmma m64n256k16 {{.*}}, block 128x256x64,
 // PCIE: remark: matmul not on Tensor Cores (SIMT kernel): {{.*}}; tiled SIMT kernel: 128x128 tiles of C
-// PERSISTENT: block 128x256x64, {{.*}}, persistent (114 blocks over 128 tiles, epilogue from registers)
+// PERSISTENT: block 128x256x64, {{.*}}, persistent (114 blocks over 128 tiles with sms=114; a block per SM at run time, epilogue from registers)
 
 func.func @f16(%a: memref<2048x2048xf16>, %b: memref<2048x2048xf16>, %c: memref<2048x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x2048xf16>, memref<2048x2048xf16>) outs(%c : memref<2048x2048xf32>)

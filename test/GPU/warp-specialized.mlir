@@ -33,16 +33,16 @@
 // RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 persistent=1" -o %t/pp.mlir 2>&1 | FileCheck %s --check-prefix=PERSISTENT
 // RUN: %extract_kernels %t/pp.mlir %t/pp > /dev/null && cat %t/pp/*.ptx | FileCheck %s --check-prefix=PERSISTENT-PTX --implicit-check-not="bar.sync {{[[:space:]]*}}1"
 // RUN: %if cuda-toolkit %{ for ptx in %t/pp/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
-// PERSISTENT: remark: matmul 256x512x512 on Tensor Cores: {{.*}}, warp-specialized (a producer warpgroup issues the copies), persistent (4 blocks over 4 tiles, epilogue from registers), fused rounding to f16
-// PERSISTENT: remark: matmul 128x256x4096 on Tensor Cores: {{.*}}, persistent (1 block over 1 tile, epilogue from registers)
-// PERSISTENT: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, persistent (132 blocks over 2048 tiles, epilogue from registers), blocks in groups of 8 rows of tiles
+// PERSISTENT: remark: matmul 256x512x512 on Tensor Cores: {{.*}}, warp-specialized (a producer warpgroup issues the copies), persistent (4 blocks over 4 tiles with sms=132; a block per SM at run time, epilogue from registers), fused rounding to f16
+// PERSISTENT: remark: matmul 128x256x4096 on Tensor Cores: {{.*}}, persistent (1 block over 1 tile with sms=132; a block per SM at run time, epilogue from registers)
+// PERSISTENT: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, persistent (132 blocks over 2048 tiles with sms=132; a block per SM at run time, epilogue from registers), blocks in groups of 8 rows of tiles
 // pingpong=1: the two consumers on alternate tiles of 128 x 128 (an
 // accumulator of two m64n128 halves, 128 floats per thread), turn
 // barriers between them; ptxas as above.
 // RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a pingpong=1" -o %t/ping.mlir 2>&1 | FileCheck %s --check-prefix=PINGPONG
 // RUN: %extract_kernels %t/ping.mlir %t/ping > /dev/null && cat %t/ping/*.ptx | FileCheck %s --check-prefix=PINGPONG-PTX
 // RUN: %if cuda-toolkit %{ for ptx in %t/ping/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
-// PINGPONG: remark: matmul 8192x8192x512 on Tensor Cores: wgmma m64n128k16 {{.*}}, block 128x128x64, 2 warpgroups of 128x128 on alternate tiles, 6-stage mbarrier pipeline, 197632 bytes of shared memory, {{.*}}, persistent (132 blocks over 4096 tiles, epilogue from registers, ping-pong)
+// PINGPONG: remark: matmul 8192x8192x512 on Tensor Cores: wgmma m64n128k16 {{.*}}, block 128x128x64, 2 warpgroups of 128x128 on alternate tiles, 6-stage mbarrier pipeline, 197632 bytes of shared memory, {{.*}}, persistent (132 blocks over 4096 tiles with sms=132; a block per SM at run time, epilogue from registers, ping-pong)
 // cluster-m=2: clusters of two blocks one above the other (1 x 2 x 1; 2 x
 // 1 x 1 when persistent), each copying half of their common B tile to both
 // (TMA multicast), each releasing a stage on the release barriers of both
@@ -69,7 +69,7 @@
 // CLUSTER-PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
 // CLUSTER-PTX-DAG: mbarrier.try_wait.parity.shared.b64
 // CLUSTER-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-// PCLUSTER: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 x 1 blocks (M x N) sharing B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles, epilogue from registers)
+// PCLUSTER: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 x 1 blocks (M x N) sharing B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles with sms=132; a block per SM at run time, epilogue from registers)
 // cluster-m=2 cluster-n=2: clusters of 2 x 2 blocks (2 x 2 x 1, 4 x 1 x 1
 // when persistent). A block copies half of its A tile to the blocks of
 // its row and half of its B tile to those of its column (two multicast
@@ -94,7 +94,7 @@
 // QUAD-PTX-DAG: barrier.cluster.wait;
 // QUAD-PTX-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64
 // QUAD-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-// PQUAD: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 x 2 blocks (M x N) sharing A's and B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles, epilogue from registers)
+// PQUAD: remark: matmul 8192x8192x512 on Tensor Cores: {{.*}}, clusters of 2 x 2 blocks (M x N) sharing A's and B's tiles (TMA multicast), persistent (132 blocks over 2048 tiles with sms=132; a block per SM at run time, epilogue from registers)
 // PQUAD-HOST: gpu.launch_func {{.*}}@gemm_many_kernel::@gemm_many_kernel clusters in (%[[FOUR:[0-9]+]], %[[ONE:[0-9]+]], %[[ONE]]) blocks in (%{{[0-9]+}}, %[[ONE]], %[[ONE]])
 // tma-store=1 (persistent too): the matmul whose kernel stores a fused
 // epilogue's output writes it to shared buffers (two a consumer, 64 x 32
@@ -106,14 +106,14 @@
 // RUN: mpt-opt %s --mpt-lower-to-nvvm="chip=sm_90a block-tile=128x256x64 tma-store=1" -o %t/tma.mlir 2>&1 | FileCheck %s --check-prefix=TMASTORE
 // RUN: %extract_kernels %t/tma.mlir %t/tma > /dev/null && cat %t/tma/gemm_kernel.ptx | FileCheck %s --check-prefix=TMASTORE-PTX
 // RUN: %if cuda-toolkit %{ for ptx in %t/tma/*.ptx; do %ptxas -arch=sm_90a -v $ptx -o $ptx.cubin 2>&1 || exit 1; done | FileCheck %s --check-prefix=PTXAS --implicit-check-not=C7519 %}
-// TMASTORE: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 214016 bytes of shared memory, {{.*}}, persistent (4 blocks over 4 tiles, epilogue through shared memory, TMA stores of 64x32), fused rounding to f16
-// TMASTORE: remark: matmul 128x256x4096 on Tensor Cores: {{.*}}, persistent (1 block over 1 tile, epilogue from registers (no TMA store: the kernel adds its products to C))
+// TMASTORE: remark: matmul 256x512x512 on Tensor Cores: wgmma m64n256k16 {{.*}}, 4-stage mbarrier pipeline, 214016 bytes of shared memory, {{.*}}, persistent (4 blocks over 4 tiles with sms=132; a block per SM at run time, epilogue through shared memory, TMA stores of 64x32), fused rounding to f16
+// TMASTORE: remark: matmul 128x256x4096 on Tensor Cores: {{.*}}, persistent (1 block over 1 tile with sms=132; a block per SM at run time, epilogue from registers (no TMA store: the kernel adds its products to C))
 // TMASTORE-PTX: cp.async.bulk.wait_group.read {{[[:space:]]*}}1;
 // TMASTORE-PTX: fence.proxy.async.shared::cta;
 // TMASTORE-PTX-NEXT: bar.sync {{[[:space:]]*}}%r{{[0-9]+}}, 128;
 // TMASTORE-PTX-COUNT-8: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // TMASTORE-PTX-NEXT: cp.async.bulk.commit_group;
-// TMASTORE-PTX-NOT: cp.async.bulk.tensor
+// TMASTORE-PTX-NOT: cp.async.bulk.tensor.2d.global.shared
 // TMASTORE-PTX: cp.async.bulk.wait_group {{[[:space:]]*}}0;
 // PINGPONG-PTX: .maxntid 384, 1, 1
 // PINGPONG-PTX-DAG: setmaxnreg.inc.sync.aligned.u32 {{[[:space:]]*}}232;

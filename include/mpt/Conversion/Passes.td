@@ -64,12 +64,15 @@ def ConvertLinalgToTensorCores
       run the epilogue between named barriers: no block-wide barrier in the
       K loop; with two consumers of m64n256, registers move from the
       producer to them (`setmaxnreg` 40 / 232). With `persistent=1`
-      (which implies `warp-specialize=1`) the grid has at most `sms`
-      blocks, each of which takes tile after tile of C (block b the tiles b,
-      b + grid, ..., in the `group-m` order): the producer runs ahead
-      through the K tiles of all of them, one ring of stages, so that the
-      loads of a tile's first stages overlap the previous tile's epilogue,
-      and the consumers store their accumulators straight from registers
+      (which implies `warp-specialize=1`) the grid has a block per SM of
+      the device, counted when the program runs (`mpt.sm_count`; in whole
+      clusters, at most one per tile), each of which takes tile after tile
+      of C (block b the tiles b, b + grid, ..., in the `group-m` order), so
+      that the kernel fills any GPU without a second wave: `sms` only
+      guides the tile choice and the remark's block count. The producer
+      runs ahead through the K tiles of all of them, one ring of stages, so
+      that the loads of a tile's first stages overlap the previous tile's
+      epilogue, and the consumers store their accumulators straight from registers
       (pairs of columns, no shared staging) so that the stages stay free for
       the producer; the stages are not capped by K's tile count. With
       `tma-store=1` (which implies `persistent=1`) a consumer instead
@@ -202,9 +205,10 @@ def ConvertLinalgToTensorCores
            "TMA copies and consumer warpgroups that release stages through "
            "mbarriers (no block barrier in the K loop)">,
     Option<"persistent", "persistent", "bool", /*default=*/"false",
-           "wgmma kernels (sm_90a) as persistent warp-specialized kernels: at "
-           "most `sms` blocks, each computing tile after tile while its "
-           "producer already loads the next tile's stages">,
+           "wgmma kernels (sm_90a) as persistent warp-specialized kernels: a "
+           "block per SM of the device at run time, each computing tile "
+           "after tile while its producer already loads the next tile's "
+           "stages">,
     Option<"pingpong", "pingpong", "bool", /*default=*/"false",
            "Persistent wgmma kernels (sm_90a) whose two consumer warpgroups "
            "take alternate tiles, one's products running while the other "
@@ -228,8 +232,8 @@ def ConvertLinalgToTensorCores
            "tiles, for L2 reuse (1: row by row)">,
     Option<"sms", "sms", "int64_t", /*default=*/"132",
            "Streaming multiprocessors of the target GPU: the block counts the "
-           "tile choices aim to fill, and the grid of persistent kernels "
-           "(default 132: H100/H200 SXM)">,
+           "tile choices aim to fill (default 132: H100/H200 SXM; persistent "
+           "kernels size their grids by the device's count at run time)">,
     Option<"simtVectorBytes", "simt-vector-bytes", "int64_t",
            /*default=*/"16",
            "Widest access of the tiled SIMT matmul kernel, in bytes of its "
@@ -241,7 +245,7 @@ def ConvertLinalgToTensorCores
     "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::math::MathDialect"
+    "::mlir::math::MathDialect", "::mpt::MPTDialect"
   ];
 }
 
@@ -699,6 +703,36 @@ def GPUCheckAlignment : Pass<"mpt-gpu-check-alignment", "::mlir::ModuleOp"> {
   ];
 }
 
+def LowerSmCount : Pass<"mpt-lower-sm-count", "::mlir::ModuleOp"> {
+  let summary = "The GPU's multiprocessor count (mpt.sm_count) from the "
+                "runtime, or a constant";
+  let description = [{
+    Lowers each `mpt.sm_count` of the host code: with `sms=0` (the default)
+    to a call of `mgpuDeviceMultiprocessorCount() -> i32`, which the mpt
+    runtime (`lib/Runtime/CudaRuntime.cpp`) answers with the current
+    device's `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT` (read once per
+    device), declared in the module if it is not; with `sms=N`, to the
+    constant N (`mpt-emulate-gpu`, whose device has `device-sms` SMs).
+    A function asks once, at its entry, for all its queries: the count is
+    fixed while the program runs, and a call among the launches would end
+    the stream that `gpu-async-region` builds (a call is a host op with
+    effects to it); `mpt-lower-to-nvvm` runs this pass after that one.
+
+    ```mlir
+    %sms = mpt.sm_count
+    // becomes (sms=0)
+    %0 = call @mgpuDeviceMultiprocessorCount() : () -> i32
+    %sms = arith.index_cast %0 : i32 to index
+    ```
+  }];
+  let options = [
+    Option<"sms", "sms", "int64_t", /*default=*/"0",
+           "0: ask the runtime; N > 0: every device has N multiprocessors">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def GPUReuseBuffers : Pass<"mpt-gpu-reuse-buffers", "::mlir::func::FuncOp"> {
   let summary = "Device buffers whose lifetimes do not overlap share memory";
   let description = [{
@@ -779,7 +813,8 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
            "threads load from and store to device memory (memref and "
            "vector loads and stores, cp.async and TMA copies and stores: "
            "what they read or write there); the emulator prints them per "
-           "kernel when the program exits">
+           "kernel, with its launches and their blocks, when the program "
+           "exits">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",

@@ -52,7 +52,8 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
   Opt<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("wgmma kernels (sm_90a) as persistent warp-specialized "
-                     "kernels: at most `sms` blocks, each loops over tiles"),
+                     "kernels: a block per SM of the device at run time, "
+                     "each loops over tiles"),
       llvm::cl::init(false)};
   Opt<bool> tmaStore{
       *this, "tma-store",
@@ -106,7 +107,9 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
   Opt<int64_t> sms{
       *this, "sms",
       llvm::cl::desc("Streaming multiprocessors of the target GPU, which the "
-                     "tile choices aim to fill (default 132: H100/H200 SXM)"),
+                     "tile choices aim to fill (default 132: H100/H200 SXM; "
+                     "persistent grids follow the device's count at run "
+                     "time)"),
       llvm::cl::init(132)};
 };
 
@@ -138,6 +141,12 @@ struct EmulateGPUOptions : public GPUKernelOptions<EmulateGPUOptions> {
                      "kernel's threads load from and store to device memory "
                      "(printed per kernel at exit)"),
       llvm::cl::init(false)};
+  Opt<int64_t> deviceSms{
+      *this, "device-sms",
+      llvm::cl::desc("Streaming multiprocessors of the emulated device, "
+                     "which host code reads at run time (mpt.sm_count: the "
+                     "grids of persistent kernels); 0: `sms`"),
+      llvm::cl::init(0)};
 };
 
 /// The first part of mpt-lower-to-nvvm and mpt-emulate-gpu:

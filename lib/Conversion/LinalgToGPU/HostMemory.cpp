@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Conversion/Passes.h"
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -29,16 +30,29 @@ namespace {
 /// Ops that stay on the host: kernel launches, allocation, views of buffers
 /// (pointer arithmetic only), TMA descriptors (made by the driver from a
 /// buffer's address and shape) and the casts that pass them to kernels,
-/// constants and the terminator. Copies join the
+/// constants, the device's SM count, scalar arithmetic on them and the
+/// terminator. Copies join the
 /// runs of host code around them (inside a kernel they are a memcpy); alone,
 /// they become gpu.memcpy.
 bool staysOnHost(Operation *op) {
-  return isa<gpu::GPUDialect>(op->getDialect()) ||
-         isa<nvgpu::TmaCreateDescriptorOp, UnrealizedConversionCastOp,
-             memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
-             memref::CopyOp, memref::SubViewOp, memref::ExpandShapeOp,
-             memref::CollapseShapeOp, memref::ReinterpretCastOp, memref::CastOp,
-             memref::ViewOp, arith::ConstantOp, func::ReturnOp>(op);
+  if (isa<gpu::GPUDialect>(op->getDialect()) ||
+      isa<nvgpu::TmaCreateDescriptorOp, UnrealizedConversionCastOp,
+          memref::AllocOp, memref::DeallocOp, memref::GetGlobalOp,
+          memref::CopyOp, memref::SubViewOp, memref::ExpandShapeOp,
+          memref::CollapseShapeOp, memref::ReinterpretCastOp, memref::CastOp,
+          memref::ViewOp, arith::ConstantOp, mpt::SmCountOp, func::ReturnOp>(
+          op))
+    return true;
+  // Scalar arithmetic on what the host has (the grid of a persistent
+  // kernel from the device's SM count): no memory, no regions.
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         op->getNumResults() > 0 &&
+         llvm::all_of(op->getResultTypes(),
+                      [](Type t) { return t.isIntOrIndexOrFloat(); }) &&
+         llvm::all_of(op->getOperands(), [](Value v) {
+           Operation *def = v.getDefiningOp();
+           return !def || staysOnHost(def);
+         });
 }
 
 /// Whether `op` (or an op nested in it) reads or writes memory.

@@ -12,6 +12,7 @@
 #include "BufferAccesses.h"
 
 #include "mpt/Conversion/Passes.h"
+#include "mpt/Dialect/MPT/IR/MPTDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -514,6 +515,7 @@ struct ConvertLinalgToTensorCoresPass
           os << ", persistent (" << t.persistentBlocks
              << (t.persistentBlocks > 1 ? " blocks" : " block") << " over "
              << tiles << (tiles > 1 ? " tiles" : " tile")
+             << " with sms=" << int64_t(sms) << "; a block per SM at run time"
              << (t.storeBytes ? ", epilogue through shared memory, TMA stores "
                                 "of " +
                                     std::to_string(t.consumerRows()) + "x" +

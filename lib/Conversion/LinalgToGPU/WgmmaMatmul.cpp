@@ -63,6 +63,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorCoreKernels.h"
+#include "mpt/Dialect/MPT/IR/MPTOps.h"
 
 #include "mpt/Dialect/MPT/IR/MPTDialect.h"
 
@@ -329,10 +330,9 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const bool persistent = t.persistentBlocks > 0;
   // Clusters: cm x cn blocks with tiles of C side by side, block (rm, rn)
   // of rank rm * cn + rn (x fastest); the block order and the persistent
-  // loop go over their tiles of cm bm x cn bn, which `slots` clusters take
-  // in turn.
+  // loop go over their tiles of cm bm x cn bn, which the grid's clusters
+  // (persistent) take in turn.
   const int64_t cm = t.clusterM, cn = t.clusterN, cs = cm * cn;
-  const int64_t slots = t.persistentBlocks / cs;
   BlockOrder order = BlockOrder::of(info, t.bm * cm, t.bn * cn, groupM);
   const int64_t tilesPerBatch = order.mTiles * order.nTiles;
   const int64_t tiles = tilesPerBatch * std::max<int64_t>(info.batch, 1);
@@ -454,14 +454,25 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                                 t.sharedBytes());
   // One block per tile, or (persistent) one per SM, each looping over tiles;
   // clusters of cn x cm blocks along x and y (cs along x when persistent).
+  // The SMs are the device's, counted when the program runs: whole
+  // clusters, at least one, at most one per tile (t.persistentBlocks is the
+  // same for `sms` SMs).
   auto clusterSize = [&](int64_t size) {
     return cs > 1 ? hm.c(size) : Value();
   };
+  Value persistentBlocks;
+  if (persistent) {
+    Value sms = mpt::SmCountOp::create(outer, loc);
+    Value clusters =
+        arith::MaxUIOp::create(outer, loc, hm.div(sms, cs), hm.c(1));
+    clusters = arith::MinUIOp::create(outer, loc, clusters, hm.c(tiles));
+    persistentBlocks = hm.mul(clusters, cs);
+  }
   auto launch =
       persistent
           ? gpu::LaunchOp::create(
-                outer, loc, hm.c(t.persistentBlocks), hm.c(1), hm.c(1),
-                hm.c(threads), hm.c(1), hm.c(1), smemSize, nullptr, {}, {}, {},
+                outer, loc, persistentBlocks, hm.c(1), hm.c(1), hm.c(threads),
+                hm.c(1), hm.c(1), smemSize, nullptr, {}, {}, {},
                 clusterSize(cs), clusterSize(1), clusterSize(1))
           : gpu::LaunchOp::create(
                 outer, loc, hm.c(order.nTiles * cn), hm.c(order.mTiles * cm),
@@ -545,14 +556,19 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                   info.batch ? launch.getBlockIds().z : Value()));
       return;
     }
+    // The grid's clusters, each a slot that takes every slots-th tile.
+    Value slots = fm.div(launch.getGridSize().x, cs);
     Value first = fm.div(launch.getBlockIds().x, cs);
-    Value start = consumer ? fm.add(first, fm.mul(consumer, slots)) : first;
-    auto loop = scf::ForOp::create(fb, loc, start, fm.c(tiles),
-                                   fm.c(consumer ? 2 * slots : slots));
+    Value start =
+        consumer
+            ? fm.add(first, arith::MulIOp::create(fb, loc, consumer, slots))
+            : first;
+    Value step = consumer ? fm.mul(slots, 2) : slots;
+    auto loop = scf::ForOp::create(fb, loc, start, fm.c(tiles), step);
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
     IndexMath lm{lb, loc};
     Value linear = loop.getInductionVar();
-    Value index = lm.div(lm.sub(linear, first), slots);
+    Value index = arith::DivUIOp::create(lb, loc, lm.sub(linear, first), slots);
     Value batch = info.batch ? lm.div(linear, tilesPerBatch) : Value();
     auto [mTile, nTile] = order.tileOfLinear(
         lm, info.batch ? lm.rem(linear, tilesPerBatch) : linear);

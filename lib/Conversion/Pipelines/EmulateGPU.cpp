@@ -29,6 +29,9 @@ static constexpr const char *kToLLVM =
 void mpt::buildEmulateGPUPipeline(OpPassManager &pm,
                                   const EmulateGPUOptions &options) {
   buildGPUKernelsPipeline(pm, options);
+  LowerSmCountOptions device;
+  device.sms = options.deviceSms != 0 ? options.deviceSms : options.sms;
+  pm.addPass(createLowerSmCount(device));
   GPUEmulationOptions emulation;
   emulation.traffic = options.traffic;
   pm.addPass(createGPUEmulation(emulation));

@@ -175,6 +175,10 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
                     (beforeAmpere ? "" : "convert-nvgpu-to-nvvm,") +
                     "convert-scf-to-cf),canonicalize,cse,"
                     "func.func(gpu-async-region)");
+  // The device's SM count (persistent grids) from the runtime, once per
+  // function: after gpu-async-region, to which the call is a host op with
+  // effects.
+  pm.addPass(createLowerSmCount());
   // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
   // gpu-module-to-binary gets the CUDA toolkit (libdevice for the math
   // functions of the SIMT kernels, ptxas for cubins).
