@@ -115,6 +115,91 @@ MPT_RUNTIME_EXPORT int32_t mgpuDeviceMultiprocessorCount() {
   return count;
 }
 
+namespace {
+/// An empty kernel, for the occupancy query of mgpuDeviceCluster-
+/// MultiprocessorCount (the driver asks for a function); the driver
+/// compiles it for the device (sm_90 or later: clusters).
+constexpr char kClusterProbe[] = ".version 7.8\n"
+                                 ".target sm_90\n"
+                                 ".address_size 64\n"
+                                 ".visible .entry mpt_cluster_probe()\n"
+                                 "{\n"
+                                 "  ret;\n"
+                                 "}\n";
+
+/// The clusters of `cluster` x 1 x 1 blocks, a block per SM, that the device
+/// runs at once; -1 if the driver cannot tell.
+int32_t maxActiveClusters(int32_t cluster) {
+  ScopedContext context;
+  CUdevice device = 0;
+  int sharedPerSM = 0;
+  CHECK(cuCtxGetDevice(&device));
+  CHECK(cuDeviceGetAttribute(
+      &sharedPerSM, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+      device));
+  // More than half an SM's shared memory: one block per SM, as the
+  // persistent kernels that ask run.
+  int shared = sharedPerSM / 2 + 1;
+  CUmodule module = nullptr;
+  CUfunction probe = nullptr;
+  CUresult result = cuModuleLoadData(&module, kClusterProbe);
+  report(result, "cuModuleLoadData (cluster probe)");
+  if (result != CUDA_SUCCESS)
+    return -1;
+  int clusters = -1;
+  result = cuModuleGetFunction(&probe, module, "mpt_cluster_probe");
+  if (result == CUDA_SUCCESS)
+    result = cuFuncSetAttribute(
+        probe, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared);
+  if (result == CUDA_SUCCESS && cluster > 8)
+    result = cuFuncSetAttribute(
+        probe, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+  if (result == CUDA_SUCCESS) {
+    CUlaunchAttribute dims;
+    std::memset(&dims, 0, sizeof(dims));
+    dims.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    dims.value.clusterDim.x = static_cast<unsigned>(cluster);
+    dims.value.clusterDim.y = 1;
+    dims.value.clusterDim.z = 1;
+    CUlaunchConfig config;
+    std::memset(&config, 0, sizeof(config));
+    config.gridDimX = static_cast<unsigned>(cluster);
+    config.gridDimY = config.gridDimZ = 1;
+    config.blockDimX = 128;
+    config.blockDimY = config.blockDimZ = 1;
+    config.sharedMemBytes = static_cast<unsigned>(shared);
+    config.attrs = &dims;
+    config.numAttrs = 1;
+    result = cuOccupancyMaxActiveClusters(&clusters, probe, &config);
+  }
+  report(result, "cluster occupancy query");
+  CHECK(cuModuleUnload(module));
+  return result == CUDA_SUCCESS ? clusters : -1;
+}
+} // namespace
+
+/// The SMs that clusters of `cluster` blocks fill with a block each
+/// (`mpt.sm_count cluster N`: the grids of persistent kernels in clusters):
+/// `cluster` times the clusters that the device runs at once, which the
+/// driver counts (cuOccupancyMaxActiveClusters) knowing that a cluster's
+/// blocks run in one GPC. Asked once per size; if the driver cannot tell,
+/// the SM count rounded down to whole clusters.
+MPT_RUNTIME_EXPORT int32_t
+mgpuDeviceClusterMultiprocessorCount(int32_t cluster) {
+  int32_t sms = mgpuDeviceMultiprocessorCount();
+  if (cluster <= 1)
+    return sms;
+  static std::mutex mutex;
+  static std::map<int32_t, int32_t> counts;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto [it, inserted] = counts.try_emplace(cluster, 0);
+  if (inserted) {
+    int32_t clusters = maxActiveClusters(cluster);
+    it->second = clusters >= 0 ? clusters * cluster : sms / cluster * cluster;
+  }
+  return it->second;
+}
+
 /// Launches `function`; grid and block sizes are MLIR `index` values.
 /// Dynamic shared memory above 48 KiB is opted into first.
 MPT_RUNTIME_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,

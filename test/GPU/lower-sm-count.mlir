@@ -1,11 +1,14 @@
 // mpt-lower-sm-count: each function's mpt.sm_count queries become one call
 // of the runtime's mgpuDeviceMultiprocessorCount at the function's entry
-// (sms=0), declared once in the module, or the constant `sms`.
+// (sms=0), declared once in the module, or the constant `sms`; queries for
+// clusters call mgpuDeviceClusterMultiprocessorCount with the cluster's
+// size, once per size, or take the SMs of whole clusters among `sms`.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: mpt-opt %t/queries.mlir --mpt-lower-sm-count | FileCheck %s --check-prefix=RUNTIME
 // RUN: mpt-opt %t/queries.mlir --mpt-lower-sm-count=sms=114 | FileCheck %s --check-prefix=CONST
 // RUN: mpt-opt %t/declared.mlir --mpt-lower-sm-count | FileCheck %s --check-prefix=DECLARED
 // RUN: mpt-opt %t/wrong-type.mlir --mpt-lower-sm-count -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/wrong-cluster-type.mlir --mpt-lower-sm-count -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/negative.mlir --mpt-lower-sm-count=sms=-1 -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/outside.mlir --mpt-lower-sm-count -verify-diagnostics -o /dev/null
 
@@ -47,6 +50,31 @@ func.func @in_a_loop(%n: index) -> index {
   return %r : index
 }
 
+// Clusters: a call per size, the SMs of whole clusters with `sms` (114:
+// 112 in clusters of 4, 110 in clusters of 5).
+// RUNTIME-LABEL: func.func @clusters
+// RUNTIME-NEXT: %[[C4:.*]] = arith.constant 4 : i32
+// RUNTIME-NEXT: %[[CALL4:.*]] = call @mgpuDeviceClusterMultiprocessorCount(%[[C4]]) : (i32) -> i32
+// RUNTIME-NEXT: %[[N4:.*]] = arith.index_cast %[[CALL4]] : i32 to index
+// RUNTIME-NEXT: %[[CALL:.*]] = call @mgpuDeviceMultiprocessorCount() : () -> i32
+// RUNTIME-NEXT: %[[N:.*]] = arith.index_cast %[[CALL]] : i32 to index
+// RUNTIME-NEXT: %[[C5:.*]] = arith.constant 5 : i32
+// RUNTIME-NEXT: %[[CALL5:.*]] = call @mgpuDeviceClusterMultiprocessorCount(%[[C5]]) : (i32) -> i32
+// RUNTIME-NEXT: %[[N5:.*]] = arith.index_cast %[[CALL5]] : i32 to index
+// RUNTIME-NEXT: return %[[N4]], %[[N]], %[[N5]], %[[N4]]
+// CONST-LABEL: func.func @clusters
+// CONST-DAG: %[[N4:.*]] = arith.constant 112 : index
+// CONST-DAG: %[[N:.*]] = arith.constant 114 : index
+// CONST-DAG: %[[N5:.*]] = arith.constant 110 : index
+// CONST: return %[[N4]], %[[N]], %[[N5]], %[[N4]]
+func.func @clusters() -> (index, index, index, index) {
+  %a = mpt.sm_count cluster 4
+  %b = mpt.sm_count
+  %c = mpt.sm_count cluster 5
+  %d = mpt.sm_count cluster 4
+  return %a, %b, %c, %d : index, index, index, index
+}
+
 // Without a query, no call.
 // RUNTIME-LABEL: func.func @none
 // RUNTIME-NOT: call
@@ -54,7 +82,8 @@ func.func @in_a_loop(%n: index) -> index {
 func.func @none() {
   return
 }
-// RUNTIME: func.func private @mgpuDeviceMultiprocessorCount() -> i32
+// RUNTIME-DAG: func.func private @mgpuDeviceMultiprocessorCount() -> i32
+// RUNTIME-DAG: func.func private @mgpuDeviceClusterMultiprocessorCount(i32) -> i32
 // RUNTIME-NOT: mpt.sm_count
 // CONST-NOT: call
 // CONST-NOT: mpt.sm_count
@@ -72,10 +101,18 @@ func.func @f() -> index {
 }
 
 //--- wrong-type.mlir
-// expected-error @+1 {{mpt-lower-sm-count: @mgpuDeviceMultiprocessorCount is the mpt runtime's function that mpt.sm_count calls, of type () -> i32; this module defines another}}
+// expected-error @+1 {{mpt-lower-sm-count: @mgpuDeviceMultiprocessorCount is the mpt runtime's function that mpt.sm_count calls, of type '() -> i32'; this module defines another}}
 func.func private @mgpuDeviceMultiprocessorCount() -> i64
 func.func @f() -> index {
   %n = mpt.sm_count
+  return %n : index
+}
+
+//--- wrong-cluster-type.mlir
+// expected-error @+1 {{mpt-lower-sm-count: @mgpuDeviceClusterMultiprocessorCount is the mpt runtime's function that mpt.sm_count calls, of type '(i32) -> i32'; this module defines another}}
+func.func private @mgpuDeviceClusterMultiprocessorCount() -> i32
+func.func @f() -> index {
+  %n = mpt.sm_count cluster 2
   return %n : index
 }
 

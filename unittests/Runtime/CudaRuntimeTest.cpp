@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <vector>
 
 extern "C" {
@@ -36,6 +38,7 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream);
 void *mgpuMemAlloc(uint64_t sizeBytes, CUstream stream, bool isHostShared);
 void mgpuMemFree(void *ptr, CUstream stream);
 int32_t mgpuDeviceMultiprocessorCount();
+int32_t mgpuDeviceClusterMultiprocessorCount(int32_t cluster);
 void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2Promotion,
@@ -56,7 +59,17 @@ struct Calls {
   int copies = 0, copiesWithoutContext = 0;
   int allocs = 0, frees = 0;
   int smCountQueries = 0;
+  int clusterQueries = 0, probeLoads = 0, probeUnloads = 0;
+  int lastProbeShared = 0, lastProbeBlock = 0, probeNonPortableOptIns = 0;
+  std::string probeImage;
 } calls;
+
+/// The fake device: an H100 PCIe's 114 SMs in GPCs of these sizes (a
+/// cluster's blocks run in one GPC), 228 KiB of shared memory per SM.
+constexpr int kGpcs[] = {18, 18, 16, 16, 16, 16, 14};
+constexpr int kSharedPerSM = 233472;
+const CUmodule kProbeModule = reinterpret_cast<CUmodule>(0x2);
+const CUfunction kProbeFunction = reinterpret_cast<CUfunction>(0x3);
 } // namespace
 
 // The fake driver: the functions CudaRuntime.cpp calls (cuda.h maps the
@@ -78,6 +91,8 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute,
     ++calls.smCountQueries;
     *value = 114; // an H100 PCIe
   }
+  if (attribute == CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)
+    *value = kSharedPerSM;
   return CUDA_SUCCESS;
 }
 CUresult cuCtxGetDevice(CUdevice *device) {
@@ -117,8 +132,13 @@ CUresult cuEventCreate(CUevent *event, unsigned int) {
 CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
 CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
 CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
-CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute attribute,
-                            int value) {
+CUresult cuFuncSetAttribute(CUfunction function,
+                            CUfunction_attribute attribute, int value) {
+  if (function == kProbeFunction) {
+    calls.probeNonPortableOptIns +=
+        attribute == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED;
+    return CUDA_SUCCESS;
+  }
   if (attribute == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
     ++calls.sharedOptIns;
     calls.lastSharedOptIn = value;
@@ -212,19 +232,55 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice) {
 CUresult cuMemPoolSetAttribute(CUmemoryPool, CUmemPool_attribute, void *) {
   return CUDA_ERROR_NOT_SUPPORTED;
 }
-CUresult cuModuleLoadData(CUmodule *module, const void *) {
+// Only the runtime's own PTX (the cluster probe) loads.
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
+  std::string text(static_cast<const char *>(image));
   *module = nullptr;
-  return CUDA_ERROR_NOT_SUPPORTED;
+  if (text.find("mpt_cluster_probe") == std::string::npos)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  ++calls.probeLoads;
+  calls.probeImage = text;
+  *module = kProbeModule;
+  return CUDA_SUCCESS;
 }
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *, unsigned int,
                             CUjit_option *, void **) {
   *module = nullptr;
   return CUDA_ERROR_NOT_SUPPORTED;
 }
-CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
-CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *) {
+CUresult cuModuleUnload(CUmodule module) {
+  calls.probeUnloads += module == kProbeModule;
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
   *function = nullptr;
-  return CUDA_ERROR_NOT_SUPPORTED;
+  if (module != kProbeModule || std::string(name) != "mpt_cluster_probe")
+    return CUDA_ERROR_NOT_FOUND;
+  *function = kProbeFunction;
+  return CUDA_SUCCESS;
+}
+// The clusters that fit in the GPCs, with two blocks per SM where two
+// blocks' shared memory fits.
+CUresult cuOccupancyMaxActiveClusters(int *clusters, CUfunction function,
+                                      const CUlaunchConfig *config) {
+  ++calls.clusterQueries;
+  if (function != kProbeFunction || config->numAttrs != 1 ||
+      config->attrs[0].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+    return CUDA_ERROR_INVALID_VALUE;
+  const CUlaunchAttributeValue &dims = config->attrs[0].value;
+  unsigned size = dims.clusterDim.x * dims.clusterDim.y * dims.clusterDim.z;
+  if (size == 0 || config->gridDimX % dims.clusterDim.x != 0 ||
+      (size > 8 && calls.probeNonPortableOptIns == 0))
+    return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  calls.lastProbeShared = static_cast<int>(config->sharedMemBytes);
+  calls.lastProbeBlock = static_cast<int>(config->blockDimX);
+  int perSM =
+      2 * static_cast<int>(config->sharedMemBytes) <= kSharedPerSM ? 2 : 1;
+  *clusters = 0;
+  for (int gpc : kGpcs)
+    *clusters += gpc * perSM / static_cast<int>(size);
+  return CUDA_SUCCESS;
 }
 } // extern "C"
 
@@ -236,6 +292,44 @@ TEST(CudaRuntime, MultiprocessorsAreTheDevicesAndAskedOnce) {
   EXPECT_EQ(mgpuDeviceMultiprocessorCount(), 114);
   EXPECT_EQ(calls.smCountQueries, 1);
   EXPECT_EQ(calls.contextDepth, before);
+}
+
+// Clusters of 2 fill the GPCs of even SM counts; of 4, the 18-SM and the
+// 14-SM GPCs leave 2 SMs each (108 of 114); of 16, the 14-SM GPC none
+// (96; clusters above 8 blocks opted into). One query per size, each
+// for a block per SM (more than half an SM's shared memory), and the
+// probe's module unloaded.
+TEST(CudaRuntime, ClustersFillTheSMsOfTheirGPCs) {
+  int before = calls.contextDepth;
+  EXPECT_EQ(mgpuDeviceClusterMultiprocessorCount(1), 114);
+  EXPECT_EQ(calls.clusterQueries, 0);
+  EXPECT_EQ(mgpuDeviceClusterMultiprocessorCount(2), 114);
+  EXPECT_EQ(mgpuDeviceClusterMultiprocessorCount(4), 108);
+  EXPECT_EQ(mgpuDeviceClusterMultiprocessorCount(4), 108);
+  EXPECT_EQ(calls.clusterQueries, 2);
+  EXPECT_GT(2 * calls.lastProbeShared, kSharedPerSM);
+  EXPECT_LE(calls.lastProbeShared, kSharedPerSM);
+  EXPECT_GT(calls.lastProbeBlock, 0);
+  EXPECT_EQ(calls.probeNonPortableOptIns, 0);
+  EXPECT_EQ(mgpuDeviceClusterMultiprocessorCount(16), 96);
+  EXPECT_EQ(calls.probeNonPortableOptIns, 1);
+  EXPECT_EQ(calls.probeUnloads, calls.probeLoads);
+  EXPECT_EQ(calls.contextDepth, before);
+}
+
+// The probe is PTX that ptxas assembles for sm_90 (when the CUDA toolkit
+// is at /usr/local/cuda).
+TEST(CudaRuntime, TheClusterProbeIsValidPtx) {
+  EXPECT_EQ(mgpuDeviceClusterMultiprocessorCount(3), (6 + 6 + 5 * 4 + 4) * 3);
+  ASSERT_FALSE(calls.probeImage.empty());
+  const char *ptxas = "/usr/local/cuda/bin/ptxas";
+  if (std::system((std::string("test -x ") + ptxas).c_str()) != 0)
+    GTEST_SKIP() << "no " << ptxas;
+  std::string path = ::testing::TempDir() + "mpt_cluster_probe.ptx";
+  std::ofstream(path) << calls.probeImage;
+  std::string command =
+      std::string(ptxas) + " -arch=sm_90 " + path + " -o /dev/null";
+  EXPECT_EQ(std::system(command.c_str()), 0) << calls.probeImage;
 }
 
 TEST(CudaRuntime, StreamsAreReusedAcrossCalls) {

@@ -18,7 +18,16 @@ def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg"> {
     in f32 and rounds once; without `acc` it accumulates in the element type.
     Reductions, normalizations and losses accumulate in f32 for narrower
     types.
+
+    `mpt.sm_count` (a GPU's multiprocessor count, asked by host code) stays
+    with `gpu=1`, which `mpt-lower-to-nvvm` and `mpt-emulate-gpu` pass, for
+    `mpt-lower-sm-count`; in a CPU program (`gpu=0`) it is an error.
   }];
+  let options = [
+    Option<"gpu", "gpu", "bool", /*default=*/"false",
+           "The program's kernels are for a GPU: mpt.sm_count, its host "
+           "code's query of the device, stays for mpt-lower-sm-count">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"
@@ -711,9 +720,15 @@ def LowerSmCount : Pass<"mpt-lower-sm-count", "::mlir::ModuleOp"> {
     to a call of `mgpuDeviceMultiprocessorCount() -> i32`, which the mpt
     runtime (`lib/Runtime/CudaRuntime.cpp`) answers with the current
     device's `CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT` (read once per
-    device), declared in the module if it is not; with `sms=N`, to the
-    constant N (`mpt-emulate-gpu`, whose device has `device-sms` SMs).
-    A function asks once, at its entry, for all its queries: the count is
+    device), and for `cluster N` to a call of
+    `mgpuDeviceClusterMultiprocessorCount(N) -> i32`, which answers N times
+    the clusters of N blocks that the device runs at once with a block per
+    SM (`cuOccupancyMaxActiveClusters`: a cluster runs in one GPC, so GPCs
+    whose SMs are not a multiple of N leave some idle), each declared in
+    the module if it is not; with `sms=N`, to the constant N, rounded down
+    to whole clusters (`mpt-emulate-gpu`, whose device has `device-sms`
+    SMs and no GPCs). A function asks once per cluster size, at its entry,
+    for all its queries: the count is
     fixed while the program runs, and a call among the launches would end
     the stream that `gpu-async-region` builds (a call is a host op with
     effects to it); `mpt-lower-to-nvvm` runs this pass after that one.
@@ -723,6 +738,12 @@ def LowerSmCount : Pass<"mpt-lower-sm-count", "::mlir::ModuleOp"> {
     // becomes (sms=0)
     %0 = call @mgpuDeviceMultiprocessorCount() : () -> i32
     %sms = arith.index_cast %0 : i32 to index
+
+    %in_fours = mpt.sm_count cluster 4
+    // becomes (sms=0)
+    %c4 = arith.constant 4 : i32
+    %1 = call @mgpuDeviceClusterMultiprocessorCount(%c4) : (i32) -> i32
+    %in_fours = arith.index_cast %1 : i32 to index
     ```
   }];
   let options = [

@@ -26,8 +26,10 @@ using namespace mlir;
 
 namespace {
 
-/// The runtime function (lib/Runtime/CudaRuntime.cpp).
-constexpr const char kRuntimeFunction[] = "mgpuDeviceMultiprocessorCount";
+/// The runtime's functions (lib/Runtime/CudaRuntime.cpp): the SM count, and
+/// the SMs that clusters of a given size fill.
+constexpr const char kSmCount[] = "mgpuDeviceMultiprocessorCount";
+constexpr const char kClusterSmCount[] = "mgpuDeviceClusterMultiprocessorCount";
 
 struct LowerSmCountPass : public mpt::impl::LowerSmCountBase<LowerSmCountPass> {
   using LowerSmCountBase::LowerSmCountBase;
@@ -42,6 +44,7 @@ struct LowerSmCountPass : public mpt::impl::LowerSmCountBase<LowerSmCountPass> {
     }
     // The queries of each function.
     llvm::MapVector<FunctionOpInterface, SmallVector<mpt::SmCountOp>> queries;
+    bool clusters = false;
     WalkResult outside = module.walk([&](mpt::SmCountOp op) {
       auto func = op->getParentOfType<FunctionOpInterface>();
       if (!func || func.isExternal()) {
@@ -50,56 +53,84 @@ struct LowerSmCountPass : public mpt::impl::LowerSmCountBase<LowerSmCountPass> {
         return WalkResult::interrupt();
       }
       queries[func].push_back(op);
+      clusters |= op.getCluster() > 1;
       return WalkResult::advance();
     });
     if (outside.wasInterrupted())
       return signalPassFailure();
     if (queries.empty())
       return;
-    func::FuncOp callee;
+    func::FuncOp smCount, clusterSmCount;
     if (sms == 0) {
-      FailureOr<func::FuncOp> declared = declare(module);
+      OpBuilder b(module.getContext());
+      FailureOr<func::FuncOp> declared =
+          declare(module, kSmCount, b.getFunctionType({}, {b.getI32Type()}));
       if (failed(declared))
         return signalPassFailure();
-      callee = *declared;
+      smCount = *declared;
+      if (clusters) {
+        declared =
+            declare(module, kClusterSmCount,
+                    b.getFunctionType({b.getI32Type()}, {b.getI32Type()}));
+        if (failed(declared))
+          return signalPassFailure();
+        clusterSmCount = *declared;
+      }
     }
     for (auto &[func, ops] : queries) {
+      // One value per cluster size, at the function's entry.
       OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
-      Location loc = ops.front().getLoc();
-      Value count;
-      if (callee) {
-        Value call = func::CallOp::create(b, loc, callee).getResult(0);
-        count = arith::IndexCastOp::create(b, loc, b.getIndexType(), call);
-      } else {
-        count = arith::ConstantIndexOp::create(b, loc, sms);
-      }
+      llvm::SmallDenseMap<int64_t, Value> counts;
       for (mpt::SmCountOp op : ops) {
+        int64_t cluster = op.getCluster();
+        Value &count = counts[cluster];
+        if (!count)
+          count = lower(b, op.getLoc(), cluster, smCount, clusterSmCount);
         op.getResult().replaceAllUsesWith(count);
-        op.erase();
       }
+      // After the calls: the builder inserts before the entry block's
+      // first op, which may be a query.
+      for (mpt::SmCountOp op : ops)
+        op.erase();
     }
   }
 
-  /// `func.func private @mgpuDeviceMultiprocessorCount() -> i32`, or the
-  /// module's own declaration of it.
-  FailureOr<func::FuncOp> declare(ModuleOp module) {
-    OpBuilder b(module.getContext());
-    auto type = b.getFunctionType({}, {b.getI32Type()});
-    Operation *existing = SymbolTable::lookupSymbolIn(module, kRuntimeFunction);
+  /// The runtime's answer for clusters of `cluster` blocks, or with `sms`,
+  /// the SMs of whole clusters among them (an emulated device has no GPCs).
+  Value lower(OpBuilder &b, Location loc, int64_t cluster, func::FuncOp smCount,
+              func::FuncOp clusterSmCount) {
+    if (!smCount)
+      return arith::ConstantIndexOp::create(b, loc, sms / cluster * cluster);
+    Value call;
+    if (cluster == 1) {
+      call = func::CallOp::create(b, loc, smCount).getResult(0);
+    } else {
+      Value size =
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), cluster);
+      call = func::CallOp::create(b, loc, clusterSmCount, size).getResult(0);
+    }
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), call);
+  }
+
+  /// `func.func private @<name>` of `type`, or the module's own declaration
+  /// of it.
+  FailureOr<func::FuncOp> declare(ModuleOp module, StringRef name,
+                                  FunctionType type) {
+    Operation *existing = SymbolTable::lookupSymbolIn(module, name);
     if (existing) {
       auto func = dyn_cast<func::FuncOp>(existing);
       if (!func || func.getFunctionType() != type) {
         existing->emitError()
-            << "mpt-lower-sm-count: @" << kRuntimeFunction
+            << "mpt-lower-sm-count: @" << name
             << " is the mpt runtime's function that mpt.sm_count calls, "
-               "of type () -> i32; this module defines another";
+               "of type "
+            << type << "; this module defines another";
         return failure();
       }
       return func;
     }
-    b.setInsertionPointToEnd(module.getBody());
-    auto func =
-        func::FuncOp::create(b, module.getLoc(), kRuntimeFunction, type);
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    auto func = func::FuncOp::create(b, module.getLoc(), name, type);
     func.setPrivate();
     return func;
   }

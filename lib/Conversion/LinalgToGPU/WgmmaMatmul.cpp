@@ -462,7 +462,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   };
   Value persistentBlocks;
   if (persistent) {
-    Value sms = mpt::SmCountOp::create(outer, loc);
+    // The SMs that clusters of cs fill (a cluster's blocks share a GPC).
+    Value sms = mpt::SmCountOp::create(outer, loc, cs);
     Value clusters =
         arith::MaxUIOp::create(outer, loc, hm.div(sms, cs), hm.c(1));
     clusters = arith::MinUIOp::create(outer, loc, clusters, hm.c(tiles));

@@ -2048,7 +2048,20 @@ struct SelectPattern : public MPTPattern<SelectOp> {
 
 struct ConvertMPTToLinalgPass
     : public mpt::impl::ConvertMPTToLinalgBase<ConvertMPTToLinalgPass> {
+  using ConvertMPTToLinalgBase::ConvertMPTToLinalgBase;
+
   void runOnOperation() override {
+    if (!gpu) {
+      WalkResult query = getOperation()->walk([](SmCountOp op) {
+        op.emitError("convert-mpt-to-linalg: mpt.sm_count asks for a GPU's "
+                     "multiprocessor count, and this is a CPU program; lower "
+                     "it with mpt-lower-to-nvvm or mpt-emulate-gpu (which "
+                     "pass gpu=1)");
+        return WalkResult::interrupt();
+      });
+      if (query.wasInterrupted())
+        return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
     populateMPTToLinalgPatterns(patterns);
     ConversionTarget target(getContext());

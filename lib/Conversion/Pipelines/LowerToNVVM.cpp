@@ -77,7 +77,7 @@ static void parseInto(OpPassManager &pm, StringRef pipeline) {
 template <typename Derived>
 void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
                                   const GPUKernelOptions<Derived> &options) {
-  pm.addPass(createConvertMPTToLinalg());
+  pm.addPass(createConvertMPTToLinalg(ConvertMPTToLinalgOptions{/*gpu=*/true}));
   parseInto(pm, kFuse);
   // Low-precision convolutions become im2col and a matmul (Tensor Cores),
   // after elementwise fusion, which would fuse the im2col back.

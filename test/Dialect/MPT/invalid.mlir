@@ -1661,3 +1661,19 @@ func.func @sm_count_in_kernel() {
   }
   return
 }
+
+// -----
+
+func.func @sm_count_cluster_of_none() -> index {
+  // expected-error @+1 {{'mpt.sm_count' op expects a cluster of 1 to 16 blocks (the most that an sm_90 GPU runs), got 0}}
+  %n = mpt.sm_count cluster 0
+  return %n : index
+}
+
+// -----
+
+func.func @sm_count_cluster_too_large() -> index {
+  // expected-error @+1 {{'mpt.sm_count' op expects a cluster of 1 to 16 blocks (the most that an sm_90 GPU runs), got 32}}
+  %n = mpt.sm_count cluster 32
+  return %n : index
+}

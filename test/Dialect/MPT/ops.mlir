@@ -487,11 +487,17 @@ func.func @backward(%dy: tensor<8x16xf32>, %x: tensor<8x16xf32>, %g: tensor<16xf
   return
 }
 
-// The GPU's multiprocessor count, a host-side query (no operands, no type).
+// The GPU's multiprocessor count, a host-side query (no operands, no type),
+// and the SMs that clusters of 4 fill; `cluster 1` is the default and is
+// not printed.
 // CHECK-LABEL: func.func @sm_count
-func.func @sm_count() -> index {
+func.func @sm_count() -> (index, index, index) {
   // CHECK-NEXT: %[[N:.*]] = mpt.sm_count
-  // CHECK-NEXT: return %[[N]] : index
+  // CHECK-NEXT: %[[C:.*]] = mpt.sm_count cluster 4
+  // CHECK-NEXT: %[[ONE:.*]] = mpt.sm_count
+  // CHECK-NEXT: return %[[N]], %[[C]], %[[ONE]] : index, index, index
   %n = mpt.sm_count
-  return %n : index
+  %c = mpt.sm_count cluster 4
+  %one = mpt.sm_count cluster 1
+  return %n, %c, %one : index, index, index
 }

@@ -1381,6 +1381,11 @@ LogicalResult SmCountOp::verify() {
                          "found inside '")
              << name << "'";
   }
+  // cuLaunchKernelEx runs clusters of up to 16 blocks (8 portably).
+  if (getCluster() < 1 || getCluster() > 16)
+    return emitOpError("expects a cluster of 1 to 16 blocks (the most that "
+                       "an sm_90 GPU runs), got ")
+           << getCluster();
   return success();
 }
 

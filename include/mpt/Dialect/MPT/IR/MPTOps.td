@@ -1208,20 +1208,31 @@ def MPT_SmCountOp : MPT_Op<"sm_count"> {
     second wave of blocks on a GPU with fewer SMs (H100 PCIe: 114) nor
     leaves SMs idle on one with more.
 
+    With `cluster N` (N > 1; thread-block clusters, sm_90), the SMs that
+    clusters of N blocks fill with a block each: N times the clusters that
+    the device runs at once. That can be fewer than the SM count rounded
+    down to N, since a cluster's blocks run in one GPC (graphics processing
+    cluster) and a GPC's SMs need not be a multiple of N; a persistent grid
+    of more clusters would run the excess as a second wave.
+
     The count is a property of the device, fixed while the program runs:
-    the op has no operands and no effects, and two of them are the same
-    value. `mpt-lower-sm-count` lowers it to a call of
-    `mgpuDeviceMultiprocessorCount` (the mpt runtime, `lib/Runtime/`), or to
-    a constant for an emulated device. It is host code: inside a GPU kernel
-    (`gpu.launch`, `gpu.func`, `gpu.module`) it is an error.
+    the op has no operands and no effects, and two of them with the same
+    `cluster` are the same value. `mpt-lower-sm-count` lowers it to a call
+    of the mpt runtime (`lib/Runtime/`): `mgpuDeviceMultiprocessorCount`,
+    or `mgpuDeviceClusterMultiprocessorCount` (which asks the driver's
+    `cuOccupancyMaxActiveClusters`) with `cluster`; or to a constant for an
+    emulated device. It is host code: inside a GPU kernel (`gpu.launch`,
+    `gpu.func`, `gpu.module`) it is an error.
 
     Example:
     ```mlir
     %sms = mpt.sm_count
+    %in_clusters_of_4 = mpt.sm_count cluster 4
     ```
   }];
+  let arguments = (ins DefaultValuedAttr<I64Attr, "1">:$cluster);
   let results = (outs Index:$result);
-  let assemblyFormat = "attr-dict";
+  let assemblyFormat = "(`cluster` $cluster^)? attr-dict";
   let hasVerifier = 1;
 }
 
