@@ -62,6 +62,10 @@
 MPT_GEMMS(DECLARE)
 #undef DECLARE
 
+// The runtime's answers that size the persistent grids (CudaRuntime.cpp).
+extern "C" int32_t mgpuDeviceMultiprocessorCount();
+extern "C" int32_t mgpuDeviceClusterMultiprocessorCount(int32_t cluster);
+
 namespace {
 
 // TF32: f32 operands, tf32=1; F32: f32 operands, exact (SIMT kernel).
@@ -205,9 +209,19 @@ template <typename Body> double timeMs(Body body) {
 
 /// `gemm_bench`: every function; `gemm_bench NAME`: that one only (run.sh
 /// runs each in its own process, so that a kernel that faults or hangs
-/// costs only its own line); `--list`: the names; `--header`: the header.
+/// costs only its own line); `--list`: the names; `--header`: the header;
+/// `--device`: the SMs that the persistent grids take, as the runtime
+/// counts them (alone and in clusters of 2 and 4, which the driver
+/// places in GPCs).
 int main(int argc, char **argv) {
   std::string only = argc > 1 ? argv[1] : "";
+  if (only == "--device") {
+    std::printf("persistent grids: %d SMs; in clusters of 2: %d, of 4: %d\n",
+                int(mgpuDeviceMultiprocessorCount()),
+                int(mgpuDeviceClusterMultiprocessorCount(2)),
+                int(mgpuDeviceClusterMultiprocessorCount(4)));
+    return 0;
+  }
   if (only == "--list") {
     for (const Gemm &g : kGemms)
       std::printf("%s\n", g.name);

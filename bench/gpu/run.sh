@@ -43,6 +43,7 @@ fi
 {
   date -u
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
+  ./gemm_bench --device || echo "gemm_bench --device: FAILED (exit $?)"
   ./gemm_bench --header
   gemms $(./gemm_bench --list | grep _4096x4096x4096)
   : > steps.txt
