@@ -16,7 +16,9 @@ few SMs (so that a persistent block takes several tiles), clusters of two
 blocks sharing B's tiles (cluster-m=2, drawn from a second generator so
 that the rest of each case is what it was without it) or A's (cluster-n=2,
 from a third; both: clusters of 2 x 2), the TMA store epilogue
-(tma-store=1, from the third), the SIMT kernel's
+(tma-store=1, from the third), an emulated device whose SM count differs
+from the one the persistent kernels were compiled for (device-sms, from a
+fourth: their grids follow the device at run time), the SIMT kernel's
 vector width. Each case is written by emulate_gemm.py gen, lowered and run
 by `MPT_RUN --emulate-gpu=...` and compared by emulate_gemm.py check with its
 tolerances (a tf32 case that a SIMT kernel computes, exactly, against the
@@ -61,11 +63,13 @@ def size(rng):
     return int(rng.integers(1, 321))
 
 
-def draw(rng, cluster_rng, cluster_n_rng):
+def draw(rng, cluster_rng, cluster_n_rng, device_rng):
     """One case: (chip, dtype, m, n, k, gen flags, emulate-gpu options)."""
     clustered = cluster_rng.random() < 0.4
     clustered_n = cluster_n_rng.random() < 0.3
     tma_store = cluster_n_rng.random() < 0.25
+    device_sms = int(device_rng.integers(1, 8)) if device_rng.random() < 0.5 \
+        else 0
     # sm_90a twice as often: its wgmma kernels have the most variants.
     chip = (CHIPS + ["sm_90a"])[rng.integers(len(CHIPS) + 1)]
     sm = int(chip[3:5])
@@ -126,6 +130,8 @@ def draw(rng, cluster_rng, cluster_n_rng):
         options.append("cluster-n=2")
     if chip == "sm_90a" and tma_store:
         options.append("tma-store=1")
+    if chip == "sm_90a" and device_sms:
+        options.append("device-sms=%d" % device_sms)
     if dtype == "f32" and rng.random() < 0.3:
         options.append("simt-vector-bytes=%d" % [1, 4, 8][rng.integers(3)])
     return chip, dtype, m, n, k, flags, options
@@ -136,11 +142,12 @@ def main():
     rng = np.random.default_rng(args.seed)
     cluster_rng = np.random.default_rng([args.seed, 2])
     cluster_n_rng = np.random.default_rng([args.seed, 3])
+    device_rng = np.random.default_rng([args.seed, 4])
     here = os.path.abspath(__file__)
     failed, taken = 0, {}
     for i in range(args.cases):
         chip, dtype, m, n, k, flags, options = draw(rng, cluster_rng,
-                                                    cluster_n_rng)
+                                                    cluster_n_rng, device_rng)
         d = os.path.join(args.dir, "case%d" % i)
         gen = [sys.executable, os.path.join(os.path.dirname(here),
                                             "emulate_gemm.py"),
