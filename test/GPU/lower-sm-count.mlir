@@ -117,7 +117,7 @@ func.func @f() -> index {
 }
 
 //--- negative.mlir
-// expected-error @+1 {{mpt-lower-sm-count: sms=-1; expects 0 (ask the runtime) or a count of multiprocessors}}
+// expected-error @+1 {{mpt-lower-sm-count: sms=-1 (the pipelines' device-sms); expects 0 (ask the runtime) or a count of multiprocessors}}
 module {
   func.func @f() -> index {
     %n = mpt.sm_count

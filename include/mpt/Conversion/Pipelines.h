@@ -111,6 +111,14 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
                      "persistent grids follow the device's count at run "
                      "time)"),
       llvm::cl::init(132)};
+  Opt<int64_t> deviceSms{
+      *this, "device-sms",
+      llvm::cl::desc("Streaming multiprocessors that host code takes for "
+                     "the device (mpt.sm_count: the grids of persistent "
+                     "kernels): 0 asks the device when the program runs "
+                     "(mpt-lower-to-nvvm) or takes `sms` (the emulated "
+                     "device of mpt-emulate-gpu); N > 0: N, fixed"),
+      llvm::cl::init(0)};
 };
 
 struct LowerToNVVMOptions : public GPUKernelOptions<LowerToNVVMOptions> {
@@ -141,12 +149,6 @@ struct EmulateGPUOptions : public GPUKernelOptions<EmulateGPUOptions> {
                      "kernel's threads load from and store to device memory "
                      "(printed per kernel at exit)"),
       llvm::cl::init(false)};
-  Opt<int64_t> deviceSms{
-      *this, "device-sms",
-      llvm::cl::desc("Streaming multiprocessors of the emulated device, "
-                     "which host code reads at run time (mpt.sm_count: the "
-                     "grids of persistent kernels); 0: `sms`"),
-      llvm::cl::init(0)};
 };
 
 /// The first part of mpt-lower-to-nvvm and mpt-emulate-gpu:

@@ -38,8 +38,8 @@ struct LowerSmCountPass : public mpt::impl::LowerSmCountBase<LowerSmCountPass> {
     ModuleOp module = getOperation();
     if (sms < 0) {
       module.emitError() << "mpt-lower-sm-count: sms=" << int64_t(sms)
-                         << "; expects 0 (ask the runtime) or a count of "
-                            "multiprocessors";
+                         << " (the pipelines' device-sms); expects 0 (ask "
+                            "the runtime) or a count of multiprocessors";
       return signalPassFailure();
     }
     // The queries of each function.

@@ -176,9 +176,11 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
                     "convert-scf-to-cf),canonicalize,cse,"
                     "func.func(gpu-async-region)");
   // The device's SM count (persistent grids) from the runtime, once per
-  // function: after gpu-async-region, to which the call is a host op with
-  // effects.
-  pm.addPass(createLowerSmCount());
+  // function, or device-sms: after gpu-async-region, to which the call is a
+  // host op with effects.
+  LowerSmCountOptions device;
+  device.sms = options.deviceSms;
+  pm.addPass(createLowerSmCount(device));
   // Upstream's gpu-lower-to-nvvm-pipeline, spelled out so that
   // gpu-module-to-binary gets the CUDA toolkit (libdevice for the math
   // functions of the SIMT kernels, ptxas for cubins).
