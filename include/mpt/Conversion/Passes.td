@@ -611,6 +611,47 @@ def ConvToGemm : Pass<"mpt-conv-to-gemm", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SplitK : Pass<"mpt-split-k", "::mlir::func::FuncOp"> {
+  let summary = "Matmuls with too few output tiles for the GPU as a batch "
+                "over slices of K, summed in f32";
+  let description = [{
+    A matmul whose output has few tiles (a weight gradient: M and N the
+    layer's sizes, K the batch's tokens) keeps most SMs idle: 256 x 256
+    is 16 blocks of 64 x 64 on a GPU of 132 SMs, however long K is. This
+    pass rewrites such a `linalg.matmul` on tensors with an f32 output
+    (`acc(f32)`, and the f32 gradients of the training steps) into a
+    `linalg.batch_matmul` over S slices of K, with f32 products, and a
+    `linalg.generic` that adds them to the matmul's output, slice after
+    slice:
+
+    ```
+    P[s, m, n] = sum_k A[m, s·Ks + k] B[s·Ks + k, n]     (Ks = K / S)
+    C[m, n]   += P[0, m, n] + P[1, m, n] + ... + P[S-1, m, n]
+    ```
+
+    A's slices are a transpose of its expanded shape (M x S x Ks to
+    S x M x Ks), which `mpt-linalg-to-tensor-cores` reads in place (a
+    strided view, a 3-D TMA box on sm_90a); B's are its expanded shape. The
+    result is the same f32 sum in another order, the same on every run
+    (no atomics). S is the largest power of two up to `splits` for which
+    the 64 x 64 tiles of the output times S stay within `sms`, each slice
+    is whole K tiles of 64 and at least `min-slice` long; 1 (no rewrite)
+    otherwise. `splits=1` (the default) turns the pass off. A remark
+    reports each split.
+  }];
+  let options = [
+    Option<"splits", "splits", "int64_t", /*default=*/"1",
+           "The most slices of K a matmul is split into (1: none)">,
+    Option<"sms", "sms", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors that the slices' tiles aim to fill">,
+    Option<"minSlice", "min-slice", "int64_t", /*default=*/"256",
+           "The fewest elements of K in a slice (at least 64)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SplitReductions
     : Pass<"mpt-split-reductions", "::mlir::func::FuncOp"> {
   let summary = "Reductions in parallel stages of short per-thread loops";

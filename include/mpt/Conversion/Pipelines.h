@@ -111,6 +111,12 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
                      "persistent grids follow the device's count at run "
                      "time)"),
       llvm::cl::init(132)};
+  Opt<int64_t> splitK{
+      *this, "split-k",
+      llvm::cl::desc("Matmuls whose output has too few tiles for `sms` SMs "
+                     "as a batch over up to this many slices of K, summed "
+                     "in f32 (mpt-split-k; 1: none)"),
+      llvm::cl::init(1)};
   Opt<int64_t> deviceSms{
       *this, "device-sms",
       llvm::cl::desc("Streaming multiprocessors that host code takes for "

@@ -84,6 +84,12 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   ConvToGemmOptions convs;
   convs.tf32 = options.tf32;
   pm.addNestedPass<func::FuncOp>(createConvToGemm(convs));
+  // Matmuls with few output tiles (weight gradients, the filter gradients
+  // of convolutions) over slices of K, when asked for.
+  SplitKOptions splitK;
+  splitK.splits = options.splitK;
+  splitK.sms = options.sms;
+  pm.addNestedPass<func::FuncOp>(createSplitK(splitK));
   // Reductions along an axis as parallel partial results, rather than one
   // thread for a whole column; whole-tensor reductions (loss, norms, the
   // inf/NaN check) are left to mpt-reductions-to-gpu, and those along rows
