@@ -17,7 +17,8 @@
 //    along columns; `op` is `mpt.matmul acc(f32)`, whose kernel stores the
 //    rounded f16/bf16 result, and `opers`, `otma`, `oping`, `otping` the
 //    same persistent, persistent with the TMA store epilogue, ping-pong and
-//    ping-pong with TMA stores), then compared on 4096 random output
+//    ping-pong with TMA stores, `osplit` the same split along K with
+//    split-k=16), then compared on 4096 random output
 //    elements with a
 //    float64 CPU reference computed from the rounded inputs:
 //    ||out - ref|| / ||ref||, tolerance 1e-4 for the f32 output of the
@@ -87,7 +88,8 @@ enum Variant {
   OPERS,
   OTMA,
   OPING,
-  OTPING
+  OTPING,
+  OSPLIT
 };
 using GemmFn = void (*)(MEMREF2(a), MEMREF2(b), MEMREF2(c));
 

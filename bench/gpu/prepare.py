@@ -32,7 +32,11 @@ traffic per flop) and `pclu4` (`pers` in clusters of 2 x 2); and, since
 the TMA store epilogue applies to kernels that store a fused epilogue's
 output (not to those that add to C), `opers` (the `op` function with
 persistent=1), `otma` (tma-store=1: its epilogue through shared memory and
-TMA stores), `oping` (pingpong=1) and `otping` (pingpong=1 tma-store=1).
+TMA stores), `oping` (pingpong=1) and `otping` (pingpong=1 tma-store=1);
+and at shapes whose output has too few tiles for the GPU (256 x 256 and
+512 x 512 with long K, as weight gradients have), `op` and `osplit` (the
+`op` function with split-k=16: a batch over slices of K, their f32
+products summed by a second kernel).
 
 and f32 GEMMs lowered with tf32=1 (`kernel` only, type tf32), and plain
 f32 GEMMs (`kernel` and `op`, type f32: the tiled SIMT kernel, which the
@@ -75,6 +79,11 @@ SMALL_SHAPES = [(128, 256, 64), (100, 100, 100)]
 # (blocks row by row, 192 x 256 tiles, ping-pong on 64 x 256 tiles,
 # clusters); 128 x 256 x 64 (2 x 2 tiles of 64 x 128) for --small.
 ROWS_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (128, 256, 64)]
+# Shapes whose output has too few tiles for the GPU (a weight gradient's:
+# 16 and 64 tiles of 64 x 64 with long K), as `op` and as `osplit` (the
+# same with split-k=16: a batch over slices of K, summed in f32).
+SPLITK_SHAPES = [(256, 256, 16384), (512, 512, 8192)]
+SMALL_SPLITK_SHAPES = [(128, 128, 2048)]
 
 # Training steps, fp32 (mpt-build-train-step) and mixed (mpt-amp-pipeline,
 # f16 with dynamic loss scaling): the examples, and an MLP large enough for
@@ -316,6 +325,16 @@ def main():
                 name = f"gemm_{variant}_{t}_{m}x{n}x{k}"
                 remarks = compile_module(args, make(name, t, m, n, k), name,
                                          workdir, objdir, chip, options)
+                lines.append(f"  X({name}, {t.upper()}, {m}, {n}, {k}, "
+                             f"{variant.upper()})")
+                print(f"{name}: {'; '.join(remarks)}")
+    for t in TYPES:
+        for m, n, k in (SMALL_SPLITK_SHAPES if args.small else SPLITK_SHAPES):
+            for variant, options in (("op", ""), ("osplit", " split-k=16")):
+                name = f"gemm_{variant}_{t}_{m}x{n}x{k}"
+                remarks = compile_module(args, op_module(name, t, m, n, k),
+                                         name, workdir, objdir,
+                                         options=options)
                 lines.append(f"  X({name}, {t.upper()}, {m}, {n}, {k}, "
                              f"{variant.upper()})")
                 print(f"{name}: {'; '.join(remarks)}")
