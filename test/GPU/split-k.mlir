@@ -1,7 +1,8 @@
 // mpt-split-k: a matmul on tensors with an f32 output whose 64 x 64 tiles
 // are too few for `sms` SMs becomes a batch_matmul over S slices of K (A's
 // expanded shape transposed, B's expanded shape; f32 products from zero)
-// and a generic that adds them to the matmul's output in order. S: the
+// and a generic that adds them to the matmul's output in order, joined by
+// the elementwise op that is its only user. S: the
 // largest power of two up to `splits` with tiles x S <= sms, slices of
 // whole 64-element K tiles and at least `min-slice` long.
 // RUN: rm -rf %t && split-file %s %t
@@ -14,8 +15,10 @@
 // RUN: mpt-opt %t/bad-slice.mlir --mpt-split-k="splits=4 min-slice=32" -verify-diagnostics -o /dev/null
 
 //--- split.mlir
-// 256 x 256 is 16 tiles: 8 slices of 1024 fill 128 of 132 SMs.
+// 256 x 256 is 16 tiles: 8 slices of 1024 fill 128 of 132 SMs. C plus the
+// slices, elementwise (one input per slice, in order).
 // SPLIT16: remark: matmul 256x256x8192 split along K into 8 slices of 1024 (128 tiles of 64x64 for sms=132): a batch of 8 matmuls, their f32 products added in order
+// SPLIT16: remark: matmul 128x64x4096 split along K into 16 slices of 256 (32 tiles of 64x64 for sms=132)
 // SPLIT16-LABEL: func.func @weight_gradient
 // SPLIT16-SAME: (%[[A:.*]]: tensor<256x8192xf16>, %[[B:.*]]: tensor<8192x256xf16>, %[[C:.*]]: tensor<256x256xf32>)
 // SPLIT16: %[[AS:.*]] = tensor.expand_shape %[[A]] {{\[\[}}0], [1, 2]] output_shape [256, 8, 1024] : tensor<256x8192xf16> into tensor<256x8x1024xf16>
@@ -23,12 +26,18 @@
 // SPLIT16: %[[BS:.*]] = tensor.expand_shape %[[B]] {{\[\[}}0, 1], [2]] output_shape [8, 1024, 256] : tensor<8192x256xf16> into tensor<8x1024x256xf16>
 // SPLIT16: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8x256x256xf32>)
 // SPLIT16: %[[P:.*]] = linalg.batch_matmul ins(%[[AT]], %[[BS]] : tensor<8x256x1024xf16>, tensor<8x1024x256xf16>) outs(%[[ZERO]] : tensor<8x256x256xf32>)
-// SPLIT16: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[SMN:.*]], #[[MN:.*]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[P]] : tensor<8x256x256xf32>) outs(%[[C]] : tensor<256x256xf32>)
-// SPLIT16-NEXT: ^bb0(%[[X:.*]]: f32, %[[ACC:.*]]: f32):
-// SPLIT16-NEXT: %[[ADD:.*]] = arith.addf %[[ACC]], %[[X]] : f32
-// SPLIT16-NEXT: linalg.yield %[[ADD]] : f32
+// SPLIT16: %[[P0:.*]] = tensor.extract_slice %[[P]][0, 0, 0] [1, 256, 256] [1, 1, 1] : tensor<8x256x256xf32> to tensor<256x256xf32>
+// SPLIT16: %[[P1:.*]] = tensor.extract_slice %[[P]][1, 0, 0] [1, 256, 256] [1, 1, 1]
+// SPLIT16-COUNT-5: tensor.extract_slice %[[P]]
+// SPLIT16: %[[P7:.*]] = tensor.extract_slice %[[P]][7, 0, 0] [1, 256, 256] [1, 1, 1]
+// SPLIT16: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[P0]], %[[P1]], {{.*}}, %[[P7]] : {{.*}}) outs(%[[C]] : tensor<256x256xf32>)
+// SPLIT16-NEXT: ^bb0(%[[X0:[^:]*]]: f32, %[[X1:[^:]*]]: f32, {{.*}}, %[[X7:[^:]*]]: f32, %[[OUT:[^:]*]]: f32):
+// SPLIT16-NEXT: %[[S0:.*]] = arith.addf %[[OUT]], %[[X0]] : f32
+// SPLIT16-NEXT: %[[S1:.*]] = arith.addf %[[S0]], %[[X1]] : f32
+// SPLIT16-COUNT-5: arith.addf
+// SPLIT16-NEXT: %[[S7:.*]] = arith.addf %{{.*}}, %[[X7]] : f32
+// SPLIT16-NEXT: linalg.yield %[[S7]] : f32
 // SPLIT16: return %[[SUM]]
-// SPLIT16-NOT: linalg.matmul
 // SPLIT2: remark: matmul 256x256x8192 split along K into 2 slices of 4096 (32 tiles of 64x64 for sms=132)
 // LONG: remark: matmul 256x256x8192 split along K into 4 slices of 2048
 // OFF-NOT: remark
@@ -36,6 +45,34 @@
 func.func @weight_gradient(%a: tensor<256x8192xf16>, %b: tensor<8192x256xf16>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<256x8192xf16>, tensor<8192x256xf16>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
+}
+
+// From a fill of zeros (as `acc(f32)` lowers), with the rounding after it:
+// the sum starts from the first slice, and the rounding joins it (one
+// elementwise op; no fill of C, no f32 C).
+// SPLIT16-LABEL: func.func @rounded
+// SPLIT16: %[[P:.*]] = linalg.batch_matmul {{.*}} -> tensor<16x128x64xf32>
+// SPLIT16: %[[R:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<128x64xf32>, {{.*}}) outs(%{{.*}} : tensor<128x64xf16>)
+// SPLIT16-NEXT: ^bb0(%[[X0:[^:]*]]: f32, %[[X1:[^:]*]]: f32,
+// SPLIT16-NEXT: %[[S1:.*]] = arith.addf %[[X0]], %[[X1]] : f32
+// SPLIT16-COUNT-14: arith.addf
+// SPLIT16-NEXT: %[[T:.*]] = arith.truncf %{{.*}} : f32 to f16
+// SPLIT16-NEXT: linalg.yield %[[T]] : f16
+// SPLIT16: return %[[R]]
+// SPLIT16-NOT: linalg.matmul
+func.func @rounded(%a: tensor<128x4096xbf16>, %b: tensor<4096x64xbf16>) -> tensor<128x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x4096xbf16>, tensor<4096x64xbf16>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %e16 = tensor.empty() : tensor<128x64xf16>
+  %h = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<128x64xf32>) outs(%e16 : tensor<128x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<128x64xf16>
+  return %h : tensor<128x64xf16>
 }
 
 //--- keep.mlir

@@ -620,9 +620,12 @@ def SplitK : Pass<"mpt-split-k", "::mlir::func::FuncOp"> {
     is 16 blocks of 64 x 64 on a GPU of 132 SMs, however long K is. This
     pass rewrites such a `linalg.matmul` on tensors with an f32 output
     (`acc(f32)`, and the f32 gradients of the training steps) into a
-    `linalg.batch_matmul` over S slices of K, with f32 products, and a
-    `linalg.generic` that adds them to the matmul's output, slice after
-    slice:
+    `linalg.batch_matmul` over S slices of K, with f32 products, and an
+    elementwise `linalg.generic` that adds them to the matmul's output,
+    slice after slice (one input per slice; from the first slice where the
+    output is a fill of zeros, as `acc(f32)` lowers), joined by the
+    elementwise op that is its only user (the rounding to f16/bf16, with
+    the bias and activation fused with it):
 
     ```
     P[s, m, n] = sum_k A[m, s·Ks + k] B[s·Ks + k, n]     (Ks = K / S)

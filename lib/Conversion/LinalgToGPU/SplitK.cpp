@@ -10,6 +10,8 @@
 //   P[s, m, n] = sum_k' A[m, s * Ks + k'] B[s * Ks + k', n]
 //   C[m, n] += P[0, m, n] + P[1, m, n] + ... + P[S - 1, m, n]
 //
+// (elementwise, one input per slice; from P[0] where C is a fill of zeros)
+//
 // A's slices are a transpose of its expanded shape (M x S x Ks to
 // S x M x Ks), which mpt-linalg-to-tensor-cores reads in place (a strided
 // view); B's are its expanded shape (S x Ks x N).
@@ -21,8 +23,11 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mpt {
@@ -117,20 +122,34 @@ struct SplitKPass : public mpt::impl::SplitKBase<SplitKPass> {
                                              ValueRange{aBatch, bBatch},
                                              ValueRange{partials})
                    .getResult(0);
-    // C plus the products, slice after slice.
+    // C plus the products, slice after slice, elementwise: one input per
+    // slice (a contiguous M x N part of the products). A C of zeros (the
+    // fill that matmuls start from) is left out: the sum starts from the
+    // first slice, and no fill or read of C is left to do.
+    SmallVector<Value> inputs;
+    for (int64_t i = 0; i < slices; ++i)
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get({m, n}, b.getF32Type()), partials,
+          ValueRange{}, ValueRange{}, ValueRange{},
+          b.getDenseI64ArrayAttr({i, 0, 0}), b.getDenseI64ArrayAttr({1, m, n}),
+          b.getDenseI64ArrayAttr({1, 1, 1})));
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    bool fromZero = fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
+    Value out = fromZero ? tensor::EmptyOp::create(b, loc, cType.getShape(),
+                                                   cType.getElementType())
+                               .getResult()
+                         : init;
     MLIRContext *ctx = b.getContext();
-    AffineExpr dm, dn, ds;
-    bindDims(ctx, dm, dn, ds);
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
     auto sum = linalg::GenericOp::create(
-        b, loc, TypeRange{cType}, ValueRange{partials}, ValueRange{init},
-        ArrayRef<AffineMap>{AffineMap::get(3, 0, {ds, dm, dn}, ctx),
-                            AffineMap::get(3, 0, {dm, dn}, ctx)},
-        ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                      utils::IteratorType::parallel,
-                                      utils::IteratorType::reduction},
+        b, loc, TypeRange{cType}, inputs, ValueRange{out},
+        SmallVector<AffineMap>(slices + 1, identity),
+        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
         [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value add = arith::AddFOp::create(nb, nl, args[1], args[0]);
-          linalg::YieldOp::create(nb, nl, add);
+          Value total = fromZero ? args[0] : args[slices];
+          for (int64_t i = fromZero ? 1 : 0; i < slices; ++i)
+            total = arith::AddFOp::create(nb, nl, total, args[i]);
+          linalg::YieldOp::create(nb, nl, total);
         });
     op.emitRemark() << "matmul " << m << "x" << n << "x" << k
                     << " split along K into " << slices << " slices of "
@@ -142,6 +161,32 @@ struct SplitKPass : public mpt::impl::SplitKBase<SplitKPass> {
                     << " matmuls, their f32 products added in order";
     op.getResult(0).replaceAllUsesWith(sum.getResult(0));
     op.erase();
+    fuseIntoUser(sum);
+  }
+
+  /// The sum fused into the elementwise op that is its only user (the
+  /// rounding of `acc(f32)`, with the bias and activation that
+  /// mpt-fuse-elementwise put with it): one kernel for both.
+  void fuseIntoUser(linalg::GenericOp sum) {
+    Value result = sum.getResult(0);
+    if (!result.hasOneUse())
+      return;
+    OpOperand &use = *result.getUses().begin();
+    auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!user || user.getNumLoops() != user.getNumParallelLoops() ||
+        !linalg::areElementwiseOpsFusable(&use))
+      return;
+    IRRewriter rewriter(sum.getContext());
+    rewriter.setInsertionPoint(user);
+    FailureOr<linalg::ElementwiseOpFusionResult> fused =
+        linalg::fuseElementwiseOps(rewriter, &use);
+    if (failed(fused))
+      return;
+    for (auto [from, to] : fused->replacements)
+      rewriter.replaceAllUsesExcept(from, to, fused->fusedOp);
+    rewriter.eraseOp(user);
+    if (sum->use_empty())
+      rewriter.eraseOp(sum);
   }
 };
 
