@@ -57,6 +57,34 @@ public:
   ~ScopedContext() { CHECK(cuCtxPopCurrent(nullptr)); }
 };
 
+/// The configuration of a launch in thread-block clusters of
+/// `cluster` blocks (x, y, z), with the attribute that it points to.
+struct ClusterLaunch {
+  CUlaunchAttribute attribute;
+  CUlaunchConfig config;
+
+  ClusterLaunch(const intptr_t cluster[3], const intptr_t grid[3],
+                const intptr_t block[3], int32_t smem, CUstream stream) {
+    std::memset(&attribute, 0, sizeof(attribute));
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = static_cast<unsigned>(cluster[0]);
+    attribute.value.clusterDim.y = static_cast<unsigned>(cluster[1]);
+    attribute.value.clusterDim.z = static_cast<unsigned>(cluster[2]);
+    std::memset(&config, 0, sizeof(config));
+    config.gridDimX = static_cast<unsigned>(grid[0]);
+    config.gridDimY = static_cast<unsigned>(grid[1]);
+    config.gridDimZ = static_cast<unsigned>(grid[2]);
+    config.blockDimX = static_cast<unsigned>(block[0]);
+    config.blockDimY = static_cast<unsigned>(block[1]);
+    config.blockDimZ = static_cast<unsigned>(block[2]);
+    config.sharedMemBytes = static_cast<unsigned>(smem);
+    config.hStream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch &) = delete; // config points into it
+};
+
 } // namespace
 
 MPT_RUNTIME_EXPORT void mgpuSetDefaultDevice(int32_t device) {
@@ -155,22 +183,9 @@ int32_t maxActiveClusters(int32_t cluster) {
     result = cuFuncSetAttribute(
         probe, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
   if (result == CUDA_SUCCESS) {
-    CUlaunchAttribute dims;
-    std::memset(&dims, 0, sizeof(dims));
-    dims.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    dims.value.clusterDim.x = static_cast<unsigned>(cluster);
-    dims.value.clusterDim.y = 1;
-    dims.value.clusterDim.z = 1;
-    CUlaunchConfig config;
-    std::memset(&config, 0, sizeof(config));
-    config.gridDimX = static_cast<unsigned>(cluster);
-    config.gridDimY = config.gridDimZ = 1;
-    config.blockDimX = 128;
-    config.blockDimY = config.blockDimZ = 1;
-    config.sharedMemBytes = static_cast<unsigned>(shared);
-    config.attrs = &dims;
-    config.numAttrs = 1;
-    result = cuOccupancyMaxActiveClusters(&clusters, probe, &config);
+    const intptr_t dims[3] = {cluster, 1, 1}, block[3] = {128, 1, 1};
+    ClusterLaunch launch(dims, dims, block, shared, nullptr);
+    result = cuOccupancyMaxActiveClusters(&clusters, probe, &launch.config);
   }
   report(result, "cluster occupancy query");
   CHECK(cuModuleUnload(module));
@@ -232,25 +247,11 @@ MPT_RUNTIME_EXPORT void mgpuLaunchClusterKernel(
   if (clusterX * clusterY * clusterZ > 8)
     CHECK(cuFuncSetAttribute(
         function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
-  CUlaunchAttribute cluster;
-  std::memset(&cluster, 0, sizeof(cluster));
-  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim.x = static_cast<unsigned>(clusterX);
-  cluster.value.clusterDim.y = static_cast<unsigned>(clusterY);
-  cluster.value.clusterDim.z = static_cast<unsigned>(clusterZ);
-  CUlaunchConfig config;
-  std::memset(&config, 0, sizeof(config));
-  config.gridDimX = static_cast<unsigned>(gridX);
-  config.gridDimY = static_cast<unsigned>(gridY);
-  config.gridDimZ = static_cast<unsigned>(gridZ);
-  config.blockDimX = static_cast<unsigned>(blockX);
-  config.blockDimY = static_cast<unsigned>(blockY);
-  config.blockDimZ = static_cast<unsigned>(blockZ);
-  config.sharedMemBytes = static_cast<unsigned>(smem);
-  config.hStream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  CHECK(cuLaunchKernelEx(&config, function, params, extra));
+  const intptr_t cluster[3] = {clusterX, clusterY, clusterZ},
+                 grid[3] = {gridX, gridY, gridZ},
+                 block[3] = {blockX, blockY, blockZ};
+  ClusterLaunch launch(cluster, grid, block, smem, stream);
+  CHECK(cuLaunchKernelEx(&launch.config, function, params, extra));
 }
 
 namespace {

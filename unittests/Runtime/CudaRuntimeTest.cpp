@@ -132,8 +132,8 @@ CUresult cuEventCreate(CUevent *event, unsigned int) {
 CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
 CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
 CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
-CUresult cuFuncSetAttribute(CUfunction function,
-                            CUfunction_attribute attribute, int value) {
+CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute,
+                            int value) {
   if (function == kProbeFunction) {
     calls.probeNonPortableOptIns +=
         attribute == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED;

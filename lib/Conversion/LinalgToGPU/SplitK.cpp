@@ -2,7 +2,7 @@
 //
 // A matmul whose output has too few tiles to fill the GPU (a weight
 // gradient: M and N the layer's sizes, K the tokens of the batch) as a batch
-// of S matmuls over slices of K, and a reduction that adds their f32
+// of S matmuls over slices of K, and an elementwise sum that adds their f32
 // products in order. On tensors, before bufferization:
 //
 //   C[m, n] += sum_k A[m, k] B[k, n]
@@ -43,6 +43,11 @@ namespace {
 /// of the Tensor Core kernels.
 constexpr int64_t kTile = 64;
 
+/// The 64 x 64 tiles of an M x N output.
+int64_t outputTiles(int64_t m, int64_t n) {
+  return llvm::divideCeil(m, kTile) * llvm::divideCeil(n, kTile);
+}
+
 struct SplitKPass : public mpt::impl::SplitKBase<SplitKPass> {
   using SplitKBase::SplitKBase;
 
@@ -79,7 +84,7 @@ struct SplitKPass : public mpt::impl::SplitKBase<SplitKPass> {
         !isa<FloatType>(b.getElementType()))
       return 1;
     int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
-    int64_t tiles = llvm::divideCeil(m, kTile) * llvm::divideCeil(n, kTile);
+    int64_t tiles = outputTiles(m, n);
     int64_t slices = 1;
     while (2 * slices <= splits && 2 * slices * tiles <= sms &&
            k % (2 * slices * kTile) == 0 && k / (2 * slices) >= minSlice)
@@ -153,9 +158,7 @@ struct SplitKPass : public mpt::impl::SplitKBase<SplitKPass> {
         });
     op.emitRemark() << "matmul " << m << "x" << n << "x" << k
                     << " split along K into " << slices << " slices of "
-                    << slice << " ("
-                    << slices * llvm::divideCeil(m, kTile) *
-                           llvm::divideCeil(n, kTile)
+                    << slice << " (" << slices * outputTiles(m, n)
                     << " tiles of 64x64 for sms=" << int64_t(sms)
                     << "): a batch of " << slices
                     << " matmuls, their f32 products added in order";
