@@ -35,8 +35,9 @@
 //    that is cuBLAS's fp32 SGEMM, no Tensor Cores), each call
 //    followed by a synchronization for both (mpt's host code synchronizes
 //    its stream in every call). TFLOP/s, fraction of cuBLAS, and fraction of
-//    the H200's dense peak (989 TFLOP/s f16/bf16, 494.5 tf32, 67 fp32
-//    without Tensor Cores).
+//    the GPU's dense peak (H200 and H100 SXM: 989 TFLOP/s f16/bf16, 494.5
+//    tf32, 67 fp32 without Tensor Cores; H100 PCIe and NVL: see kPeaks),
+//    which `--device` names.
 //
 // Build and run: bench/gpu/run.sh (nvcc, -lcuda -lcublas).
 
@@ -108,15 +109,37 @@ const Gemm kGemms[] = {
 #undef ENTRY
 };
 
-/// Dense peaks of the H200: Tensor Cores f16/bf16 and tf32, and fp32 on the
-/// CUDA cores.
-constexpr double kPeakTflops = 989.0, kPeakTf32Tflops = 494.5,
-                 kPeakF32Tflops = 67.0;
+/// Dense peaks (TFLOP/s, NVIDIA's data sheets): Tensor Cores f16/bf16 and
+/// tf32, and fp32 on the CUDA cores. The table's GPU is the first whose
+/// name the device's contains (an H100 SXM is named "NVIDIA H100 80GB
+/// HBM3"); any other GPU is measured against the H200.
+struct Peaks {
+  const char *name;
+  double f16, tf32, f32;
+};
+constexpr Peaks kPeaks[] = {
+    {"H200", 989.0, 494.5, 67.0},     {"H100 PCIe", 756.0, 378.0, 51.0},
+    {"H100 NVL", 835.0, 417.5, 60.0}, {"H100", 989.0, 494.5, 67.0},
+    {"GH200", 989.0, 494.5, 67.0},
+};
+
+const Peaks &devicePeaks() {
+  static const Peaks *peaks = [] {
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+      for (const Peaks &p : kPeaks)
+        if (std::strstr(prop.name, p.name))
+          return &p;
+    return &kPeaks[0];
+  }();
+  return *peaks;
+}
 
 bool f32Operands(Type t) { return t == TF32 || t == F32; }
 
 double peakTflops(Type t) {
-  return t == TF32 ? kPeakTf32Tflops : t == F32 ? kPeakF32Tflops : kPeakTflops;
+  const Peaks &p = devicePeaks();
+  return t == TF32 ? p.tf32 : t == F32 ? p.f32 : p.f16;
 }
 
 void check(cudaError_t e, const char *what) {
@@ -212,12 +235,17 @@ template <typename Body> double timeMs(Body body) {
 /// `gemm_bench`: every function; `gemm_bench NAME`: that one only (run.sh
 /// runs each in its own process, so that a kernel that faults or hangs
 /// costs only its own line); `--list`: the names; `--header`: the header;
-/// `--device`: the SMs that the persistent grids take, as the runtime
+/// `--device`: the peaks the table divides by, and the SMs that the
+/// persistent grids take, as the runtime
 /// counts them (alone and in clusters of 2 and 4, which the driver
 /// places in GPCs).
 int main(int argc, char **argv) {
   std::string only = argc > 1 ? argv[1] : "";
   if (only == "--device") {
+    const Peaks &p = devicePeaks();
+    std::printf("peaks of the %s: %.1f TFLOP/s f16/bf16, %.1f tf32, %.1f "
+                "fp32\n",
+                p.name, p.f16, p.tf32, p.f32);
     std::printf("persistent grids: %d SMs; in clusters of 2: %d, of 4: %d\n",
                 int(mgpuDeviceMultiprocessorCount()),
                 int(mgpuDeviceClusterMultiprocessorCount(2)),
