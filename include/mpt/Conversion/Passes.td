@@ -150,6 +150,21 @@ def ConvertLinalgToTensorCores
     `group-m=1` takes them row by row. The remark says ", blocks in groups
     of G rows of tiles" where that changes the order.
 
+    Bias gradients: a `linalg.generic` before a `linalg.matmul` (f16 or
+    bf16, not a batch) that sums the columns of the matmul's B over K into
+    an f32 vector (db[n] += sum over k of dY[k, n], where the matmul is
+    dW = X^T dY) is computed by the mma.sync and wgmma kernels
+    (`column-sums`, on by default): the blocks of C's first row of tiles
+    read every K tile of their columns of B from shared memory anyway, and
+    add them up in f32 registers as well (8 elements a thread per step;
+    shuffles combine them); the generic goes, and with it a kernel and a
+    read of B. Where a zero fill of the vector comes right before the
+    generic, the kernel stores the sums and the fill goes too. Nothing
+    between the generic and the matmul may write B or touch the sums, and
+    the matmul's epilogue must not touch them. The remark says ", B's
+    column sums (a bias gradient) added up in the kernel". The order of
+    the additions is fixed (the same sums on every run).
+
     With every Tensor Core kernel, when the matmul writes a zero-filled f32
     temporary (what `mpt.matmul acc(f32)` lowers to) that an elementwise
     `linalg.generic` then reads (the rounding to f16/bf16, and whatever
@@ -243,6 +258,9 @@ def ConvertLinalgToTensorCores
            "Streaming multiprocessors of the target GPU: the block counts the "
            "tile choices aim to fill (default 132: H100/H200 SXM; persistent "
            "kernels size their grids by the device's count at run time)">,
+    Option<"columnSums", "column-sums", "bool", /*default=*/"true",
+           "Add up the columns of a matmul's B that a generic before it sums "
+           "(a bias gradient) in the mma.sync and wgmma kernels">,
     Option<"simtVectorBytes", "simt-vector-bytes", "int64_t",
            /*default=*/"16",
            "Widest access of the tiled SIMT matmul kernel, in bytes of its "
@@ -679,6 +697,13 @@ def SplitReductions
     than one thread of 4M loads or 1024 threads of 4096 each, whose
     dependent chains of loads (not the bandwidth) set the time.
 
+    With `keep-column-sums`, the sums of the columns of an f16 or bf16
+    matrix that a `linalg.matmul` with an f32 result takes as B (a bias
+    gradient beside its weight gradient), K and N multiples of 8, stay
+    whole: `mpt-linalg-to-tensor-cores` computes them in the matmul's
+    mma.sync or wgmma kernel (its `column-sums`); the GPU pipelines set it
+    for sm_80 and later.
+
     A reduction along one loop beside parallel loops (a bias gradient, a
     sum over the batch for each column; a row sum) with fewer than `parts`
     parallel iterations and at least 2 `chunk` elements to reduce is split
@@ -702,6 +727,11 @@ def SplitReductions
            "remain">,
     Option<"minSize", "min-size", "int64_t", /*default=*/"256",
            "Do not split smaller reductions">,
+    Option<"keepColumnSums", "keep-column-sums", "bool",
+           /*default=*/"false",
+           "Leave whole the sums of the columns of an f16 or bf16 matmul's B "
+           "(a bias gradient), which mpt-linalg-to-tensor-cores computes in "
+           "the matmul's kernel">,
     Option<"full", "full", "bool", /*default=*/"true",
            "Split reductions of a whole tensor too (mpt-lower-to-nvvm leaves "
            "them to mpt-reductions-to-gpu: one kernel each)">,

@@ -111,6 +111,12 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
                      "persistent grids follow the device's count at run "
                      "time)"),
       llvm::cl::init(132)};
+  Opt<bool> columnSums{
+      *this, "column-sums",
+      llvm::cl::desc("sm_80 and later: the column sums of a matmul's B (a "
+                     "bias gradient) in the matmul's Tensor Core kernel, "
+                     "not a reduction kernel of their own"),
+      llvm::cl::init(true)};
   Opt<int64_t> splitK{
       *this, "split-k",
       llvm::cl::desc("Matmuls whose output has too few tiles for `sms` SMs "

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ColumnSums.h"
+
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -46,6 +48,9 @@ struct SplitReductionsPass
       if (!op.hasPureTensorSemantics())
         continue;
       parallelFirst(rewriter, op);
+      // A bias gradient that the matmul's Tensor Core kernel computes.
+      if (keepColumnSums && mpt::sumsColumnsOfMatmulB(op))
+        continue;
       if (!full) {
         if (partialRatio(op) > 1 && (rows || !alongRows(op)))
           partial.push_back(op);

@@ -235,6 +235,70 @@ findZeroStart(mlir::Operation *matmul, mlir::Value c,
               llvm::function_ref<mpt::Accesses(mlir::Operation *)> accesses);
 
 //===----------------------------------------------------------------------===//
+// Column sums of B (a bias gradient) in the matmul's kernel
+//===----------------------------------------------------------------------===//
+
+/// A linalg.generic before a matmul C = A B that sums B's columns into an
+/// f32 vector, `out`[n] (+)= sum over k of B[k, n]: the bias gradient of a
+/// linear layer, whose weight gradient is X^T dY with B = dY. The blocks of
+/// the matmul's first row of tiles read all of B's columns, K tile by K
+/// tile, through shared memory: they add them up there as well, and the
+/// generic (a kernel that reads B once more) goes (ColumnSums.cpp).
+struct ColumnSums {
+  mlir::Operation *reduction = nullptr; // the generic
+  mlir::Operation *fill = nullptr;      // the zero fill of `out` before it
+  mlir::Value out;                      // memref<N x f32>
+
+  /// Erases the generic, and the fill (the kernel stores rather than adds).
+  void erase() const;
+  /// ", B's column sums (a bias gradient) added up in the kernel".
+  std::string describe() const;
+};
+
+/// The column sums of `b` (the K x N operand B of the linalg.matmul
+/// `matmul`, a plain f16 or bf16 matrix) that a generic before the matmul
+/// computes, if nothing between them writes B or touches the sums, and
+/// `epilogue` (the matmul's fused epilogue generic, if any) does not touch
+/// them either. `accesses` says what an op does to buffers.
+std::optional<ColumnSums>
+findColumnSums(mlir::Operation *matmul, mlir::Value b,
+               mlir::Operation *epilogue,
+               llvm::function_ref<mpt::Accesses(mlir::Operation *)> accesses);
+
+/// The kernel's part of ColumnSums: `threads` threads (index `tid`, from
+/// 0) add up the columns of each K tile of B (`bk` x `bn`, or transposed
+/// `bn` x `bk`, in shared memory) in f32 registers, and store the sums of
+/// the tile's columns at the end. Every thread of the kernel's warps that
+/// run the tile takes part (the stores shuffle across lanes). A thread
+/// holds 8 columns of B (or 8 K of one column, transposed) per slot.
+struct ColumnSumsBuilder {
+  const ColumnSums &sums;
+  int64_t bn, bk, threads;
+  bool transposedB;
+  mlir::Type element; // B's element type
+
+  /// Loads 8 consecutive elements of B's K tile in shared memory, as
+  /// vector<8 x element>: row k, columns n .. n + 7 (n a multiple of 8),
+  /// or, transposed, column n, rows k .. k + 7 (k a multiple of 8).
+  using LoadFn = llvm::function_ref<mlir::Value(mlir::OpBuilder &,
+                                                mlir::Value k, mlir::Value n)>;
+  /// Slots of 8 a thread holds.
+  int64_t slots() const;
+  /// The partial sums at the start: slots() zero vector<8 x f32>.
+  llvm::SmallVector<mlir::Value> zeros(mlir::OpBuilder &b,
+                                       mlir::Location loc) const;
+  /// The partial sums after adding this thread's part of a K tile.
+  llvm::SmallVector<mlir::Value> accumulate(mlir::OpBuilder &b,
+                                            mlir::Location loc, mlir::Value tid,
+                                            mlir::ValueRange partial,
+                                            LoadFn load) const;
+  /// Stores the sums of the tile's columns (`nBase` on, those below `n`):
+  /// `out` = them, or `out` += them without a zero fill. Warp-uniform.
+  void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
+             mlir::ValueRange partial, mlir::Value nBase, int64_t n) const;
+};
+
+//===----------------------------------------------------------------------===//
 // wgmma + TMA (sm_90a)
 //===----------------------------------------------------------------------===//
 
@@ -317,11 +381,13 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
 /// descriptors and the gpu.launch of the wgmma kernel for `info`. The
 /// accumulators start from zero; `store` gets them four columns at a time
 /// (the persistent kernel: two), or, with `tiles.storeBytes`, `epilogue`
-/// evaluates them and TMA stores its output.
+/// evaluates them and TMA stores its output. With `columnSums`, the tiles
+/// of C's first row add up B's columns as well.
 void buildWgmmaKernel(mlir::OpBuilder &outer, mlir::Location loc,
                       const MatmulInfo &info, const WgmmaTiles &tiles,
                       int64_t groupM, StoreFn store,
-                      const FusedEpilogue *epilogue = nullptr);
+                      const FusedEpilogue *epilogue = nullptr,
+                      const ColumnSums *columnSums = nullptr);
 
 /// Whether the tiled SIMT kernel takes `info` (float operands of one type,
 /// f32 C).

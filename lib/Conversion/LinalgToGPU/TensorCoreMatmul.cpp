@@ -297,6 +297,12 @@ struct ConvertLinalgToTensorCoresPass
       std::optional<FusedEpilogue> epilogue = findFusedEpilogue(op, info->c);
       if (!epilogue)
         epilogue = findZeroStart(op, info->c, accesses);
+      // A bias gradient: the column sums of B, which mma.sync and wgmma
+      // add up as they go.
+      std::optional<ColumnSums> columnSums;
+      if (this->columnSums && !wmma)
+        columnSums = findColumnSums(
+            op, info->b, epilogue ? epilogue->generic : nullptr, accesses);
       std::string whyNotWgmma;
       std::optional<WgmmaTiles> hopperTiles;
       // The mma.sync and wgmma kernels read a transposed operand (a backward
@@ -489,7 +495,8 @@ struct ConvertLinalgToTensorCoresPass
         order =
             BlockOrder::of(*info, t.bm * t.clusterM, t.bn * t.clusterN, groupM);
         buildWgmmaKernel(b, loc, kernelInfo, t, groupM, store,
-                         epilogue ? &*epilogue : nullptr);
+                         epilogue ? &*epilogue : nullptr,
+                         columnSums ? &*columnSums : nullptr);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
            << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
            << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
@@ -536,7 +543,8 @@ struct ConvertLinalgToTensorCoresPass
           buildWmmaKernel(b, loc, *info, t, epilogue ? store : StoreFn());
         else
           buildMmaSyncKernel(b, loc, kernelInfo, t,
-                             /*fromZero=*/epilogue.has_value(), store);
+                             /*fromZero=*/epilogue.has_value(), store,
+                             columnSums ? &*columnSums : nullptr);
         bool tf32 = info->element.isF32();
         os << (wmma   ? "WMMA m16n16k16"
                : tf32 ? "mma.sync m16n8k8 tf32 (operands rounded to tf32)"
@@ -555,6 +563,8 @@ struct ConvertLinalgToTensorCoresPass
       }
       if (epilogue)
         os << ", " << epilogue->describe();
+      if (columnSums)
+        os << columnSums->describe();
       os << order.describe();
       if (hopperTiles && hopperTiles->clusterBlocks() > 1 && order.grouped())
         os << " (of clusters)";
@@ -568,6 +578,10 @@ struct ConvertLinalgToTensorCoresPass
       if (auto launch = dyn_cast_or_null<gpu::LaunchOp>(op->getPrevNode()))
         built.insert(launch);
       op->erase();
+      // The kernel computes the column sums: their generic goes (before the
+      // transposes, which it may read).
+      if (columnSums)
+        columnSums->erase();
       // A transpose whose result nothing after it reads goes (and its
       // buffer, if nothing reads that at all).
       eraseFoldedTransposes(foldA, foldB);
@@ -1011,7 +1025,7 @@ struct ConvertLinalgToTensorCoresPass
   /// otherwise from C. `store` gets them two columns at a time.
   void buildMmaSyncKernel(OpBuilder &outer, Location loc,
                           const MatmulInfo &info, const Tiles &t, bool fromZero,
-                          StoreFn store) {
+                          StoreFn store, const ColumnSums *columnSums) {
     MLIRContext *ctx = outer.getContext();
     Attribute shared =
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -1205,8 +1219,21 @@ struct ConvertLinalgToTensorCoresPass
                s < kTiles
                    ? Value()
                    : arith::ConstantIntOp::create(b, loc, 0, 1).getResult());
+    // B's column sums: the blocks of C's first row of tiles add up each K
+    // tile of B from shared memory.
+    std::optional<ColumnSumsBuilder> sums;
+    Value firstRow;
+    SmallVector<Value> inits(accs);
+    if (columnSums) {
+      sums.emplace(ColumnSumsBuilder{*columnSums, t.bn, t.bk, threads,
+                                     info.transposedB, info.element});
+      firstRow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mBlock,
+                                       im.c(0));
+      llvm::append_range(inits, sums->zeros(b, loc));
+    }
+    const int64_t numAccs = accs.size();
     auto loop =
-        scf::ForOp::create(b, loc, im.c(0), im.c(kTiles), im.c(1), accs);
+        scf::ForOp::create(b, loc, im.c(0), im.c(kTiles), im.c(1), inits);
     {
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       IndexMath lm{lb, loc};
@@ -1225,7 +1252,25 @@ struct ConvertLinalgToTensorCoresPass
                                        lb.getI32IntegerAttr(t.stages - 1));
       gpu::BarrierOp::create(lb, loc);
       Value buf = lm.rem(kt, t.stages);
-      SmallVector<Value> current(loop.getRegionIterArgs());
+      SmallVector<Value> current(loop.getRegionIterArgs().take_front(numAccs));
+      SmallVector<Value> partial;
+      if (sums) {
+        ValueRange before = loop.getRegionIterArgs().drop_front(numAccs);
+        auto add = scf::IfOp::create(lb, loc, TypeRange(before), firstRow,
+                                     /*withElseRegion=*/true);
+        OpBuilder tb = add.getThenBodyBuilder();
+        auto load = [&](OpBuilder &ob, Value k, Value n) -> Value {
+          return vector::LoadOp::create(
+              ob, loc, VectorType::get({8}, info.element), bs,
+              info.transposedB ? ValueRange{buf, n, k} : ValueRange{buf, k, n},
+              /*nontemporal=*/false, llvm::Align(16));
+        };
+        scf::YieldOp::create(tb, loc,
+                             sums->accumulate(tb, loc, tx, before, load));
+        OpBuilder eb = add.getElseBodyBuilder();
+        scf::YieldOp::create(eb, loc, before);
+        partial.assign(add.getResults().begin(), add.getResults().end());
+      }
       if (tf32)
         mmaTf32(lb, loc, as, bs, buf, lane, warpRow, warpCol, t, current);
       Value ldRow = lm.rem(lane, 16), ldCol = lm.mul(lm.div(lane, 16), 8);
@@ -1276,7 +1321,15 @@ struct ConvertLinalgToTensorCoresPass
       // No warp overwrites this buffer (in the next iteration) before every
       // warp is done with it.
       gpu::BarrierOp::create(lb, loc);
+      llvm::append_range(current, partial);
       scf::YieldOp::create(lb, loc, current);
+    }
+    if (sums) {
+      auto write =
+          scf::IfOp::create(b, loc, firstRow, /*withElseRegion=*/false);
+      OpBuilder wb = write.getThenBodyBuilder();
+      sums->store(wb, loc, tx, loop.getResults().drop_front(numAccs), nBlock,
+                  info.n);
     }
     // The last iterations prefetched tiles no one reads: let them land
     // before the block's shared memory is released.

@@ -316,7 +316,8 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
 
 void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                       const WgmmaTiles &t, int64_t groupM, StoreFn store,
-                      const FusedEpilogue *epilogue) {
+                      const FusedEpilogue *epilogue,
+                      const ColumnSums *columnSums) {
   MLIRContext *ctx = outer.getContext();
   Attribute shared =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -1004,8 +1005,22 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                              cm.c(10000000), warpgroup);
     }
     Value zero = nvgpu::WarpgroupMmaInitAccumulatorOp::create(cb, loc, accType);
-    auto loop = scf::ForOp::create(cb, loc, cm.c(0), cm.c(kTiles), cm.c(1),
-                                   ValueRange{zero});
+    // B's column sums: the consumers of the tiles of C's first row add up
+    // each K tile of B (ping-pong: the tile's one consumer warpgroup).
+    std::optional<ColumnSumsBuilder> sums;
+    Value sumsTid, firstRow;
+    SmallVector<Value> inits{zero};
+    if (columnSums) {
+      sums.emplace(ColumnSumsBuilder{*columnSums, t.bn, bk,
+                                     t.pingpong ? 128 : 128 * consumers,
+                                     info.transposedB, el});
+      sumsTid = t.pingpong ? cm.rem(tx, 128) : tx;
+      firstRow = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::eq,
+                                       tile.mBase, cm.c(0));
+      llvm::append_range(inits, sums->zeros(cb, loc));
+    }
+    auto loop =
+        scf::ForOp::create(cb, loc, cm.c(0), cm.c(kTiles), cm.c(1), inits);
     {
       OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
       IndexMath lm{lb, loc};
@@ -1017,6 +1032,41 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                 lm.rem(lm.div(g, t.stages), 2), lm.c(0));
       nvgpu::MBarrierTryWaitParityOp::create(lb, loc, barriers, parity,
                                              lm.c(10000000), stage);
+      // The column sums read the stage before this warp issues its
+      // products: a stage goes back to the producer once the products of
+      // every warp of the warpgroup are done, so after these reads.
+      SmallVector<Value> partial;
+      if (sums) {
+        ValueRange before = loop.getRegionIterArgs().drop_front();
+        Value bStage = lm.add(lm.mul(stage, bBytes), bRegion);
+        auto add = scf::IfOp::create(lb, loc, TypeRange(before), firstRow,
+                                     /*withElseRegion=*/true);
+        OpBuilder tb = add.getThenBodyBuilder();
+        // B's K tile as laid out by TMA: 128-byte rows whose 16-byte
+        // chunks are swizzled (chunk c of row r at c ^ (r % 8)); N-major
+        // B in boxes of 64 columns side by side, K-major B^T one box of
+        // bn rows of 64 K.
+        Value flat = view(tb, bStage, {bBytes / 2}, el);
+        auto load = [&](OpBuilder &ob, Value k, Value n) -> Value {
+          IndexMath om{ob, loc};
+          Value row = info.transposedB ? n : k;
+          Value chunk =
+              info.transposedB ? om.div(k, 8) : om.rem(om.div(n, 8), 8);
+          Value swizzled =
+              arith::XOrIOp::create(ob, loc, chunk, om.rem(row, 8));
+          Value bytes = om.add(om.mul(row, 128), om.mul(swizzled, 16));
+          if (!info.transposedB)
+            bytes = om.add(bytes, om.mul(om.div(n, 64), boxBytes));
+          return vector::LoadOp::create(ob, loc, VectorType::get({8}, el), flat,
+                                        ValueRange{om.div(bytes, 2)},
+                                        /*nontemporal=*/false, llvm::Align(16));
+        };
+        scf::YieldOp::create(tb, loc,
+                             sums->accumulate(tb, loc, sumsTid, before, load));
+        OpBuilder eb = add.getElseBodyBuilder();
+        scf::YieldOp::create(eb, loc, before);
+        partial.assign(add.getResults().begin(), add.getResults().end());
+      }
       // This warpgroup's 64 rows of A (ping-pong: all of them), and B.
       Value aOffset = lm.mul(stage, aBytes);
       if (!t.pingpong)
@@ -1078,7 +1128,16 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                    rm.rem(rm.add(kt, t.stages - 1), t.stages));
         });
       }
-      scf::YieldOp::create(lb, loc, acc);
+      SmallVector<Value> yielded{acc};
+      llvm::append_range(yielded, partial);
+      scf::YieldOp::create(lb, loc, yielded);
+    }
+    if (sums) {
+      auto write =
+          scf::IfOp::create(cb, loc, firstRow, /*withElseRegion=*/false);
+      OpBuilder wb = write.getThenBodyBuilder();
+      sums->store(wb, loc, sumsTid, loop.getResults().drop_front(), tile.nBase,
+                  info.n);
     }
     // Every wait of this tile is passed: the other consumer's turn.
     if (t.pingpong)

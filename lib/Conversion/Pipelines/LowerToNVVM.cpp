@@ -97,6 +97,14 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   SplitReductionsOptions split;
   split.full = false;
   split.rows = false; // mpt-rows-to-gpu: a team of threads per row
+  // Bias gradients that the mma.sync and wgmma kernels compute (sm_80+).
+  unsigned sm = 0;
+  StringRef digits = StringRef(options.chip);
+  split.keepColumnSums =
+      options.columnSums && digits.consume_front("sm_") &&
+      !digits.take_while([](char c) { return llvm::isDigit(c); })
+           .getAsInteger(10, sm) &&
+      sm >= 80;
   pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
   // Each result its own buffer: no order between unrelated kernels that a
   // shared buffer would impose.
@@ -120,6 +128,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.groupM = options.groupM;
   tc.sms = options.sms;
   tc.simtVectorBytes = options.simtVectorBytes;
+  tc.columnSums = options.columnSums;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
   // Whole-tensor reductions: one kernel each, consecutive independent ones
   // together.

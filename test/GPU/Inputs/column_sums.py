@@ -1,0 +1,125 @@
+"""A weight gradient and a bias gradient for the GPU emulator tests
+(test/GPU/emulate-column-sums.test): the column sums of a matmul's B in
+the matmul's kernel.
+
+  column_sums.py gen DIR TYPE M N K [--transpose-b] [--accumulate]
+      writes DIR/p.mlir: the f16/bf16 product A^T B (mpt.matmul transpose_a
+      acc(f32), A given as K x M, as X of dW = X^T dY), and the f32 sums of
+      B's columns over K (mpt.cast and mpt.reduce_sum axes = [0], the bias
+      gradient db of dY); with --transpose-b, B is given as N x K and
+      transposed by mpt.transpose first; with --accumulate, the sums are a
+      linalg.generic that adds them to 2 s (mpt.add of an input vector s to
+      itself), not to zeros.
+      Inputs DIR/{a,b,s}.npy.
+  column_sums.py check DIR
+      compares DIR/result_0.npy (the product) and DIR/result_1.npy (the
+      sums) with float64 numpy references and prints "NAME: ok" or what is
+      wrong.
+
+Tolerances (relative error in the 2-norm): the product as in
+emulate_gemm.py (2^-10 for f16, 2^-7 for bf16); the sums 1e-5: f32 sums of
+K values in another order than float64's.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+from emulate_gemm import TOLERANCE, as_stored
+
+SUMS_TOLERANCE = 1e-5
+
+
+def gen(d, dtype, m, n, k, tb, accumulate):
+    os.makedirs(d, exist_ok=True)
+    rng = np.random.default_rng(m * 7 + n * 5 + k * 3 + tb + 2 * accumulate)
+    npy = np.float16 if dtype == "f16" else np.float32
+    np.save(os.path.join(d, "a.npy"), rng.standard_normal([k, m]).astype(npy))
+    np.save(os.path.join(d, "b.npy"),
+            rng.standard_normal([n, k] if tb else [k, n]).astype(npy))
+    np.save(os.path.join(d, "s.npy"),
+            rng.standard_normal([n]).astype(np.float32))
+
+    def t(shape, elem=dtype):
+        return "tensor<%sx%s>" % ("x".join(map(str, shape)), elem)
+
+    args = "%%a: %s, %%b: %s" % (t([k, m]), t([n, k] if tb else [k, n]))
+    body = ""
+    if accumulate:
+        # (Before the matmul: the kernel computes the sums where it is.)
+        args += ", %%s: %s" % t([n], "f32")
+        body += "  %%init = mpt.add %%s, %%s : (%s, %s) -> %s\n" % (
+            (t([n], "f32"),) * 3)
+    b = "%b"
+    if tb:
+        body += "  %%bt = mpt.transpose %%b perm = [1, 0] : %s -> %s\n" % (
+            t([n, k]), t([k, n]))
+        b = "%bt"
+    body += ("  %%r = mpt.matmul %%a, %s transpose_a acc(f32) : (%s, %s) -> %s\n"
+             % (b, t([k, m]), t([k, n]), t([m, n])))
+    if accumulate:
+        body += (
+            "  %%sums = linalg.generic {indexing_maps = [affine_map<(n, k) -> "
+            "(k, n)>, affine_map<(n, k) -> (n)>], iterator_types = "
+            "[\"parallel\", \"reduction\"]} ins(%s : %s) outs(%%init : %s) {\n"
+            "  ^bb0(%%x: %s, %%acc: f32):\n"
+            "    %%e = arith.extf %%x : %s to f32\n"
+            "    %%y = arith.addf %%acc, %%e : f32\n"
+            "    linalg.yield %%y : f32\n"
+            "  } -> %s\n" % (b, t([k, n]), t([n], "f32"), dtype, dtype,
+                             t([n], "f32")))
+    else:
+        body += ("  %%bf = mpt.cast %s : %s to %s\n"
+                 "  %%sums = mpt.reduce_sum %%bf axes = [0] : %s -> %s\n"
+                 % (b, t([k, n]), t([k, n], "f32"), t([k, n], "f32"),
+                    t([n], "f32")))
+    results = "%s, %s" % (t([m, n]), t([n], "f32"))
+    with open(os.path.join(d, "p.mlir"), "w") as f:
+        f.write("func.func @grads(%s) -> (%s) {\n%s  func.return %%r, %%sums "
+                ": %s\n}\n" % (args, results, body, results))
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump({"dtype": dtype, "transpose_b": tb,
+                   "accumulate": accumulate}, f)
+
+
+def check(d):
+    with open(os.path.join(d, "config.json")) as f:
+        config = json.load(f)
+    dtype, name = config["dtype"], os.path.basename(d)
+    a = as_stored(np.load(os.path.join(d, "a.npy")), dtype)
+    b = as_stored(np.load(os.path.join(d, "b.npy")), dtype)
+    if config["transpose_b"]:
+        b = b.T
+    sums = b.sum(axis=0)
+    if config["accumulate"]:
+        sums = sums + 2 * np.load(os.path.join(d, "s.npy")).astype(np.float64)
+    lines = []
+    for i, (ref, tol) in enumerate([(as_stored(a.T @ b, dtype),
+                                     TOLERANCE[dtype]),
+                                    (sums, SUMS_TOLERANCE)]):
+        path = os.path.join(d, "result_%d.npy" % i)
+        if not os.path.exists(path):
+            return "%s: no result_%d.npy" % (name, i)
+        out = np.load(path).astype(np.float64)
+        if out.shape != ref.shape or not np.isfinite(out).all():
+            return "%s: result_%d has shape %s, %d non-finite" % (
+                name, i, out.shape, (~np.isfinite(out)).sum())
+        err = np.linalg.norm(out - ref) / np.linalg.norm(ref)
+        if err > tol:
+            lines.append("result_%d WRONG (relative error %.2e, tolerance "
+                         "%.2e)" % (i, err, tol))
+    return "%s: %s" % (name, "; ".join(lines) if lines else "ok")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "gen":
+        rest = sys.argv[2:]
+        flags = {r for r in rest if r.startswith("--")}
+        if flags - {"--transpose-b", "--accumulate"}:
+            sys.exit("column_sums.py gen: unknown flags %s" % sorted(flags))
+        rest = [r for r in rest if r not in flags]
+        gen(rest[0], rest[1], *map(int, rest[2:5]),
+            "--transpose-b" in flags, "--accumulate" in flags)
+    else:
+        print(check(sys.argv[2]))
