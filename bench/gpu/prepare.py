@@ -115,6 +115,7 @@ STEP_VARIANTS = {
     "mixed1": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
     "mixedmem": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
     "mixedscalar": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
+    "mixedbias": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
 }
 # Extra mpt-lower-to-nvvm options: the tf32 step is the fp32 one with its
 # matmuls (and convolutions) on Tensor Cores as tf32.
@@ -126,10 +127,14 @@ STEP_VARIANTS = {
 # them in registers (and so dropping the barriers) saves. The mixedscalar
 # step is the mixed one with one iteration a SIMT thread and one element a
 # load or store in the SIMT and reduction kernels (simt-vector-bytes=1), to
-# measure what a thread's 16-byte vectors save.
+# measure what a thread's 16-byte vectors save. The mixedbias step is the
+# mixed one with its bias gradients as reduction kernels of their own
+# (column-sums=0), to measure what computing them in the weight gradients'
+# kernels saves (or costs: the first row of tiles does the extra work).
 LOWERING = {"tf32": " tf32=1", "mixed1": " fuse=1",
             "mixedmem": " register-columns=0",
-            "mixedscalar": " simt-vector-bytes=1"}
+            "mixedscalar": " simt-vector-bytes=1",
+            "mixedbias": " column-sums=0"}
 # f32 GEMMs on Tensor Cores as tf32 (the `kernel` variant only), next to
 # cuBLAS's tf32 mode.
 TF32_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]

@@ -126,6 +126,12 @@ static void printRatios(const std::vector<StepResult> &results) {
       std::printf("; mixed with one element a SIMT load or store %.3f ms, "
                   "16-byte vectors save %.2fx",
                   scalar.ms, scalar.ms / mixed.ms);
+    StepResult bias = find(model + "_mixedbias");
+    if (bias.ms > 0)
+      std::printf("; mixed with bias gradients as kernels of their own %.3f "
+                  "ms (%d kernels), in the weight gradients' kernels save "
+                  "%.2fx",
+                  bias.ms, bias.kernels, bias.ms / mixed.ms);
     std::printf("\n");
   }
 }
