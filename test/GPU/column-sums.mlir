@@ -3,7 +3,8 @@
 // mma.sync and wgmma kernels: the generic and the zero fill of its output
 // go. It stays where the kernel is WMMA, with column-sums=0, or when an op
 // between the two writes B or reads the sums.
-// mpt-split-reductions{keep-column-sums} leaves such a reduction whole.
+// mpt-split-reductions{keep-column-sums} leaves such a reduction whole
+// where the matmul takes a Tensor Core kernel.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: mpt-opt %t/fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_80}))" 2>&1 | FileCheck %s --check-prefix=MMA
 // RUN: mpt-opt %t/fuse.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_90a}))" 2>&1 | FileCheck %s --check-prefix=WGMMA
@@ -135,4 +136,26 @@ func.func @grads(%x: tensor<256x512xf16>, %dy: tensor<512x128xf16>) -> (tensor<2
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x128xf32>) -> tensor<256x128xf32>
   %dw = linalg.matmul ins(%x, %dy : tensor<256x512xf16>, tensor<512x128xf16>) outs(%z1 : tensor<256x128xf32>) -> tensor<256x128xf32>
   return %dw, %db : tensor<256x128xf32>, tensor<128xf32>
+}
+
+// M = 250 is no multiple of 8: the matmul becomes a SIMT kernel, which does
+// not add up the sums, so they are split as any column reduction.
+// WHOLE-LABEL: func.func @odd_m(
+// WHOLE-COUNT-2: linalg.generic
+// WHOLE: linalg.matmul
+func.func @odd_m(%x: tensor<250x512xf16>, %dy: tensor<512x128xf16>) -> (tensor<250x128xf32>, tensor<128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<128xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<128xf32>) -> tensor<128xf32>
+  %db = linalg.generic {indexing_maps = [#kn, #n], iterator_types = ["parallel", "reduction"]}
+      ins(%dy : tensor<512x128xf16>) outs(%z0 : tensor<128xf32>) {
+  ^bb0(%v: f16, %s: f32):
+    %e = arith.extf %v : f16 to f32
+    %t = arith.addf %e, %s : f32
+    linalg.yield %t : f32
+  } -> tensor<128xf32>
+  %e1 = tensor.empty() : tensor<250x128xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<250x128xf32>) -> tensor<250x128xf32>
+  %dw = linalg.matmul ins(%x, %dy : tensor<250x512xf16>, tensor<512x128xf16>) outs(%z1 : tensor<250x128xf32>) -> tensor<250x128xf32>
+  return %dw, %db : tensor<250x128xf32>, tensor<128xf32>
 }

@@ -699,7 +699,7 @@ def SplitReductions
 
     With `keep-column-sums`, the sums of the columns of an f16 or bf16
     matrix that a `linalg.matmul` with an f32 result takes as B (a bias
-    gradient beside its weight gradient), K and N multiples of 8, stay
+    gradient beside its weight gradient), M, N and K multiples of 8, stay
     whole: `mpt-linalg-to-tensor-cores` computes them in the matmul's
     mma.sync or wgmma kernel (its `column-sums`); the GPU pipelines set it
     for sm_80 and later.

@@ -91,8 +91,13 @@ bool mpt::sumsColumnsOfMatmulB(linalg::GenericOp generic) {
     return false;
   return llvm::any_of(b.getUsers(), [&](Operation *user) {
     auto matmul = dyn_cast<linalg::MatmulOp>(user);
-    return matmul && matmul.getDpsInputs()[1] == b &&
-           getElementTypeOrSelf(matmul.getDpsInits()[0].getType()).isF32();
+    if (!matmul || matmul.getDpsInputs()[1] != b ||
+        !getElementTypeOrSelf(matmul.getDpsInits()[0].getType()).isF32())
+      return false;
+    // A's rows and columns in 16-byte rows too (else a SIMT kernel).
+    auto a = dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
+    return a && a.hasStaticShape() && a.getDimSize(0) % 8 == 0 &&
+           a.getDimSize(1) % 8 == 0;
   });
 }
 

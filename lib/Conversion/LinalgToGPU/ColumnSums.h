@@ -24,7 +24,7 @@ namespace mpt {
 bool sumsColumnsOf(mlir::linalg::GenericOp generic, mlir::Value b);
 
 /// Whether `generic` (on tensors) sums the columns of the f16 or bf16 B of
-/// a linalg.matmul with an f32 result, K and N multiples of 8: the
+/// a linalg.matmul with an f32 result, M, N and K multiples of 8: the
 /// reduction that mpt-linalg-to-tensor-cores computes in the matmul's
 /// mma.sync or wgmma kernel, which mpt-split-reductions then leaves whole.
 bool sumsColumnsOfMatmulB(mlir::linalg::GenericOp generic);
