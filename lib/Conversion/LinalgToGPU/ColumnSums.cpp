@@ -190,9 +190,15 @@ SmallVector<Value> ColumnSumsBuilder::zeros(OpBuilder &b, Location loc) const {
   return SmallVector<Value>(slots(), zero);
 }
 
-SmallVector<Value> ColumnSumsBuilder::accumulate(OpBuilder &b, Location loc,
-                                                 Value tid, ValueRange partial,
+SmallVector<Value> ColumnSumsBuilder::accumulate(OpBuilder &outer, Location loc,
+                                                 Value when, Value tid,
+                                                 ValueRange partial,
                                                  LoadFn load) const {
+  auto add = scf::IfOp::create(outer, loc, TypeRange(partial), when,
+                               /*withElseRegion=*/true);
+  OpBuilder eb = add.getElseBodyBuilder();
+  scf::YieldOp::create(eb, loc, partial);
+  OpBuilder b = add.getThenBodyBuilder();
   auto f32x8 = VectorType::get({8}, b.getF32Type());
   SmallVector<Value> sums;
   for (int64_t r = 0; r < slots(); ++r) {
@@ -228,12 +234,15 @@ SmallVector<Value> ColumnSumsBuilder::accumulate(OpBuilder &b, Location loc,
     scf::YieldOp::create(eb, loc, partial[r]);
     sums.push_back(guard.getResult(0));
   }
-  return sums;
+  scf::YieldOp::create(b, loc, sums);
+  return SmallVector<Value>(add.getResults());
 }
 
-void ColumnSumsBuilder::store(OpBuilder &b, Location loc, Value tid,
-                              ValueRange partial, Value nBase,
+void ColumnSumsBuilder::store(OpBuilder &outer, Location loc, Value when,
+                              Value tid, ValueRange partial, Value nBase,
                               int64_t n) const {
+  auto write = scf::IfOp::create(outer, loc, when, /*withElseRegion=*/false);
+  OpBuilder b = write.getThenBodyBuilder();
   IndexMath im{b, loc};
   Type f32 = b.getF32Type();
   for (int64_t r = 0; r < slots(); ++r) {

@@ -287,15 +287,17 @@ struct ColumnSumsBuilder {
   /// The partial sums at the start: slots() zero vector<8 x f32>.
   llvm::SmallVector<mlir::Value> zeros(mlir::OpBuilder &b,
                                        mlir::Location loc) const;
-  /// The partial sums after adding this thread's part of a K tile.
-  llvm::SmallVector<mlir::Value> accumulate(mlir::OpBuilder &b,
-                                            mlir::Location loc, mlir::Value tid,
-                                            mlir::ValueRange partial,
-                                            LoadFn load) const;
-  /// Stores the sums of the tile's columns (`nBase` on, those below `n`):
-  /// `out` = them, or `out` += them without a zero fill. Warp-uniform.
-  void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value tid,
-             mlir::ValueRange partial, mlir::Value nBase, int64_t n) const;
+  /// The partial sums after adding this thread's part of a K tile where
+  /// `when` (an i1, the same for the whole block: C's first row of tiles)
+  /// holds, else `partial` unchanged.
+  llvm::SmallVector<mlir::Value>
+  accumulate(mlir::OpBuilder &b, mlir::Location loc, mlir::Value when,
+             mlir::Value tid, mlir::ValueRange partial, LoadFn load) const;
+  /// Where `when` holds, stores the sums of the tile's columns (`nBase` on,
+  /// those below `n`): `out` = them, or `out` += them without a zero fill.
+  void store(mlir::OpBuilder &b, mlir::Location loc, mlir::Value when,
+             mlir::Value tid, mlir::ValueRange partial, mlir::Value nBase,
+             int64_t n) const;
 };
 
 //===----------------------------------------------------------------------===//

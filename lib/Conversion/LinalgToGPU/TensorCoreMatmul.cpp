@@ -1255,21 +1255,15 @@ struct ConvertLinalgToTensorCoresPass
       SmallVector<Value> current(loop.getRegionIterArgs().take_front(numAccs));
       SmallVector<Value> partial;
       if (sums) {
-        ValueRange before = loop.getRegionIterArgs().drop_front(numAccs);
-        auto add = scf::IfOp::create(lb, loc, TypeRange(before), firstRow,
-                                     /*withElseRegion=*/true);
-        OpBuilder tb = add.getThenBodyBuilder();
         auto load = [&](OpBuilder &ob, Value k, Value n) -> Value {
           return vector::LoadOp::create(
               ob, loc, VectorType::get({8}, info.element), bs,
               info.transposedB ? ValueRange{buf, n, k} : ValueRange{buf, k, n},
               /*nontemporal=*/false, llvm::Align(16));
         };
-        scf::YieldOp::create(tb, loc,
-                             sums->accumulate(tb, loc, tx, before, load));
-        OpBuilder eb = add.getElseBodyBuilder();
-        scf::YieldOp::create(eb, loc, before);
-        partial.assign(add.getResults().begin(), add.getResults().end());
+        partial = sums->accumulate(lb, loc, firstRow, tx,
+                                   loop.getRegionIterArgs().drop_front(numAccs),
+                                   load);
       }
       if (tf32)
         mmaTf32(lb, loc, as, bs, buf, lane, warpRow, warpCol, t, current);
@@ -1324,13 +1318,9 @@ struct ConvertLinalgToTensorCoresPass
       llvm::append_range(current, partial);
       scf::YieldOp::create(lb, loc, current);
     }
-    if (sums) {
-      auto write =
-          scf::IfOp::create(b, loc, firstRow, /*withElseRegion=*/false);
-      OpBuilder wb = write.getThenBodyBuilder();
-      sums->store(wb, loc, tx, loop.getResults().drop_front(numAccs), nBlock,
-                  info.n);
-    }
+    if (sums)
+      sums->store(b, loc, firstRow, tx, loop.getResults().drop_front(numAccs),
+                  nBlock, info.n);
     // The last iterations prefetched tiles no one reads: let them land
     // before the block's shared memory is released.
     NVVM::CpAsyncWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0));

@@ -1037,16 +1037,12 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       // every warp of the warpgroup are done, so after these reads.
       SmallVector<Value> partial;
       if (sums) {
-        ValueRange before = loop.getRegionIterArgs().drop_front();
-        Value bStage = lm.add(lm.mul(stage, bBytes), bRegion);
-        auto add = scf::IfOp::create(lb, loc, TypeRange(before), firstRow,
-                                     /*withElseRegion=*/true);
-        OpBuilder tb = add.getThenBodyBuilder();
         // B's K tile as laid out by TMA: 128-byte rows whose 16-byte
         // chunks are swizzled (chunk c of row r at c ^ (r % 8)); N-major
         // B in boxes of 64 columns side by side, K-major B^T one box of
         // bn rows of 64 K.
-        Value flat = view(tb, bStage, {bBytes / 2}, el);
+        Value flat =
+            view(lb, lm.add(lm.mul(stage, bBytes), bRegion), {bBytes / 2}, el);
         auto load = [&](OpBuilder &ob, Value k, Value n) -> Value {
           IndexMath om{ob, loc};
           Value row = info.transposedB ? n : k;
@@ -1061,11 +1057,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                         ValueRange{om.div(bytes, 2)},
                                         /*nontemporal=*/false, llvm::Align(16));
         };
-        scf::YieldOp::create(tb, loc,
-                             sums->accumulate(tb, loc, sumsTid, before, load));
-        OpBuilder eb = add.getElseBodyBuilder();
-        scf::YieldOp::create(eb, loc, before);
-        partial.assign(add.getResults().begin(), add.getResults().end());
+        partial = sums->accumulate(lb, loc, firstRow, sumsTid,
+                                   loop.getRegionIterArgs().drop_front(), load);
       }
       // This warpgroup's 64 rows of A (ping-pong: all of them), and B.
       Value aOffset = lm.mul(stage, aBytes);
@@ -1132,13 +1125,9 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       llvm::append_range(yielded, partial);
       scf::YieldOp::create(lb, loc, yielded);
     }
-    if (sums) {
-      auto write =
-          scf::IfOp::create(cb, loc, firstRow, /*withElseRegion=*/false);
-      OpBuilder wb = write.getThenBodyBuilder();
-      sums->store(wb, loc, sumsTid, loop.getResults().drop_front(), tile.nBase,
-                  info.n);
-    }
+    if (sums)
+      sums->store(cb, loc, firstRow, sumsTid, loop.getResults().drop_front(),
+                  tile.nBase, info.n);
     // Every wait of this tile is passed: the other consumer's turn.
     if (t.pingpong)
       ifLeader(cb, leadsWarpgroup, [&](OpBuilder &ib) {

@@ -67,6 +67,16 @@ static std::string findCUDAToolkit(StringRef path) {
   return "";
 }
 
+/// The number of `chip` (80 for sm_80, 90 for sm_90a), or 0 if it has none.
+static unsigned chipNumber(StringRef chip) {
+  unsigned sm = 0;
+  if (!chip.consume_front("sm_") ||
+      chip.take_while([](char c) { return llvm::isDigit(c); })
+          .getAsInteger(10, sm))
+    return 0;
+  return sm;
+}
+
 static void parseInto(OpPassManager &pm, StringRef pipeline) {
   std::string error;
   llvm::raw_string_ostream os(error);
@@ -98,13 +108,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   split.full = false;
   split.rows = false; // mpt-rows-to-gpu: a team of threads per row
   // Bias gradients that the mma.sync and wgmma kernels compute (sm_80+).
-  unsigned sm = 0;
-  StringRef digits = StringRef(options.chip);
-  split.keepColumnSums =
-      options.columnSums && digits.consume_front("sm_") &&
-      !digits.take_while([](char c) { return llvm::isDigit(c); })
-           .getAsInteger(10, sm) &&
-      sm >= 80;
+  split.keepColumnSums = options.columnSums && chipNumber(options.chip) >= 80;
   pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
   // Each result its own buffer: no order between unrelated kernels that a
   // shared buffer would impose.
@@ -179,13 +183,8 @@ void mpt::buildLowerToNVVMPipeline(OpPassManager &pm,
   // converts only on scf.for (structurally): convert them first. WMMA
   // fragments (before sm_80), in turn, are converted only once the loops are
   // branches; there the nvgpu conversion runs later, with the host's.
-  unsigned sm = 0;
-  StringRef digits = StringRef(options.chip);
-  bool beforeAmpere =
-      digits.consume_front("sm_") &&
-      !digits.take_while([](char c) { return llvm::isDigit(c); })
-           .getAsInteger(10, sm) &&
-      sm < 80;
+  unsigned sm = chipNumber(options.chip);
+  bool beforeAmpere = sm && sm < 80;
   parseInto(pm, std::string("gpu.module(") +
                     (beforeAmpere ? "" : "convert-nvgpu-to-nvvm,") +
                     "convert-scf-to-cf),canonicalize,cse,"
