@@ -1,5 +1,5 @@
 // --json: a machine-readable summary with the entry, the inputs (shape,
-// dtype, role, source), the outputs (scalars with their value, tensors with
+// dtype, role, source, and how a random one was drawn), the outputs (scalars with their value, tensors with
 // min/max/mean and the first values, the file written) and the timing.
 
 // RUN: rm -rf %t && mkdir -p %t
@@ -21,13 +21,25 @@
 // CHECK-NEXT:         5
 // CHECK-NEXT:       ],
 // CHECK-NEXT:       "source": "random",
-// CHECK-NEXT:       "distribution": "normal(0, 1)"
+// CHECK-NEXT:       "distribution": "normal(0, 1)",
+// CHECK-NEXT:       "draw": {
+// CHECK-NEXT:         "kind": "normal",
+// CHECK-NEXT:         "stddev": 1,
+// CHECK-NEXT:         "seed": 7,
+// CHECK-NEXT:         "stream": 0
+// CHECK-NEXT:       }
 // CHECK-NEXT:     },
 // CHECK:            "name": "%labels",
 // CHECK-NEXT:       "role": "label",
 // CHECK-NEXT:       "type": "tensor<6xi64>",
 // CHECK-NEXT:       "dtype": "i64",
-// CHECK:            "distribution": "uniform integers in [0, 5)"
+// CHECK:            "distribution": "uniform integers in [0, 5)",
+// CHECK-NEXT:       "draw": {
+// CHECK-NEXT:         "kind": "integers",
+// CHECK-NEXT:         "bound": 5,
+// CHECK-NEXT:         "seed": 7,
+// CHECK-NEXT:         "stream": 1
+// CHECK-NEXT:       }
 // CHECK:        "outputs": [
 // CHECK-NEXT:     {
 // CHECK-NEXT:       "index": 0,

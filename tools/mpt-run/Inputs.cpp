@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <random>
 
 using namespace mpt::run;
 
@@ -84,40 +83,6 @@ mpt::run::loadStepArgument(const TensorSpec &spec, llvm::StringRef path) {
   return rows;
 }
 
-namespace {
-/// Uniform and normal values from std::mt19937_64, whose sequence the C++
-/// standard fixes (unlike std::normal_distribution's).
-class RandomSource {
-public:
-  RandomSource(uint64_t seed, unsigned stream) {
-    std::seed_seq sequence{static_cast<uint32_t>(seed),
-                           static_cast<uint32_t>(seed >> 32), stream};
-    engine.seed(sequence);
-  }
-
-  /// Uniform in [0, 1), 53 random bits.
-  double uniform() { return (engine() >> 11) * 0x1.0p-53; }
-
-  /// Standard normal, by Box-Muller.
-  double normal() {
-    if (haveSpare) {
-      haveSpare = false;
-      return spare;
-    }
-    double radius = std::sqrt(-2.0 * std::log1p(-uniform()));
-    double angle = 2.0 * M_PI * uniform();
-    spare = radius * std::sin(angle);
-    haveSpare = true;
-    return radius * std::cos(angle);
-  }
-
-private:
-  std::mt19937_64 engine;
-  double spare = 0;
-  bool haveSpare = false;
-};
-} // namespace
-
 /// "%.3g" of `value`.
 static std::string formatShort(double value) {
   char buffer[32];
@@ -125,74 +90,62 @@ static std::string formatShort(double value) {
   return buffer;
 }
 
-HostTensor mpt::run::makeRandomArgument(const TensorSpec &spec, uint64_t seed,
-                                        std::string &distribution) {
-  HostTensor tensor(spec.kind, spec.shape);
-  int64_t numElements = tensor.getNumElements();
-  RandomSource random(seed, spec.index);
-
+Draw mpt::run::chooseDraw(const TensorSpec &spec, std::string &distribution) {
+  Draw draw;
+  draw.stream = spec.index;
   if (!spec.initialValue.empty()) {
     distribution = "mpt.initial_value";
-    for (int64_t i = 0; i < numElements; ++i)
-      tensor.setDouble(i, spec.initialValue[i % spec.initialValue.size()]);
-    return tensor;
+    draw.values = spec.initialValue;
+    return draw;
   }
   if (!isFloatKind(spec.kind)) {
-    int64_t bound = spec.indexBound.value_or(10);
-    distribution = "uniform integers in [0, " + std::to_string(bound) + ")";
-    for (int64_t i = 0; i < numElements; ++i)
-      tensor.setDouble(i, std::floor(random.uniform() * bound));
-    return tensor;
+    draw.kind = Draw::Kind::integers;
+    draw.bound = spec.indexBound.value_or(10);
+    distribution =
+        "uniform integers in [0, " + std::to_string(draw.bound) + ")";
+    return draw;
   }
-
-  auto fill = [&](double value) {
-    for (int64_t i = 0; i < numElements; ++i)
-      tensor.setDouble(i, value);
-  };
   Role role = spec.role.value_or(Role::input);
   if (role == Role::parameter && spec.shape.size() <= 1) {
     distribution = spec.isNormScale ? "ones" : "zeros";
-    fill(spec.isNormScale ? 1.0 : 0.0);
-    return tensor;
+    draw.values = {spec.isNormScale ? 1.0 : 0.0};
+    return draw;
   }
   if (role == Role::optimizer_state) {
     distribution = "zeros";
-    return tensor;
+    draw.values = {0.0};
+    return draw;
   }
   if (role == Role::loss_scale_state) {
     distribution = "65536 then zeros";
-    if (numElements > 0)
-      tensor.setDouble(0, 65536.0);
-    return tensor;
+    draw.kind = Draw::Kind::first;
+    draw.values = {65536.0};
+    return draw;
   }
-  double stddev = 1.0;
+  draw.kind = Draw::Kind::normal;
   if (role == Role::parameter)
-    stddev =
+    draw.stddev =
         1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(spec.fanIn, 1)));
-  distribution = "normal(0, " + formatShort(stddev) + ")";
-  if (spec.logicalShape.empty()) {
-    for (int64_t i = 0; i < numElements; ++i)
-      tensor.setDouble(i, stddev * random.normal());
-    return tensor;
+  distribution = "normal(0, " + formatShort(draw.stddev) + ")";
+  if (!spec.logicalShape.empty()) {
+    // A padded argument: the real corner gets the values an unpadded
+    // argument would get, in the same order; the padding stays zero.
+    draw.shape.assign(spec.shape.begin(), spec.shape.end());
+    draw.logicalShape.assign(spec.logicalShape.begin(),
+                             spec.logicalShape.end());
+    distribution += " in the leading " +
+                    formatTensorType(spec.kind, spec.logicalShape) +
+                    ", zero padding";
   }
-  // A padded argument: the real corner gets the values an unpadded argument
-  // would get, in the same order; the padding stays zero.
-  distribution += " in the leading " +
-                  formatTensorType(spec.kind, spec.logicalShape) +
-                  ", zero padding";
-  int64_t logicalCount = 1;
-  for (int64_t d : spec.logicalShape)
-    logicalCount *= d;
-  for (int64_t k = 0; k < logicalCount; ++k) {
-    int64_t rest = k, flat = 0, stride = 1;
-    for (int64_t d = spec.shape.size() - 1; d >= 0; --d) {
-      int64_t index = rest % spec.logicalShape[d];
-      rest /= spec.logicalShape[d];
-      flat += index * stride;
-      stride *= spec.shape[d];
-    }
-    tensor.setDouble(flat, stddev * random.normal());
-  }
+  return draw;
+}
+
+HostTensor mpt::run::makeRandomArgument(const TensorSpec &spec,
+                                        const Draw &draw, uint64_t seed) {
+  HostTensor tensor(spec.kind, spec.shape);
+  forEachDrawnValue(
+      draw, seed, tensor.getNumElements(),
+      [&](int64_t i, double value) { tensor.setDouble(i, value); });
   return tensor;
 }
 

@@ -50,10 +50,13 @@ llvm::Expected<HostTensor> loadArgument(const TensorSpec &spec,
 llvm::Expected<llvm::SmallVector<HostTensor>>
 loadStepArgument(const TensorSpec &spec, llvm::StringRef path);
 
-/// Draws argument `spec` at random, see the file comment; `distribution`
-/// receives a description such as "normal(0, 0.0357)".
-HostTensor makeRandomArgument(const TensorSpec &spec, uint64_t seed,
-                              std::string &distribution);
+/// How argument `spec` is drawn at random (see the file comment);
+/// `distribution` receives a description such as "normal(0, 0.0357)".
+Draw chooseDraw(const TensorSpec &spec, std::string &distribution);
+
+/// Draws argument `spec` by `draw` (from chooseDraw) with `seed`.
+HostTensor makeRandomArgument(const TensorSpec &spec, const Draw &draw,
+                              uint64_t seed);
 
 /// Writes `tensor` to the .npy file at `path` (bf16 as float32).
 llvm::Error saveTensor(const HostTensor &tensor, llvm::StringRef path);

@@ -116,60 +116,6 @@ std::string mpt::run::formatTensorType(ElementKind kind,
 }
 
 //===----------------------------------------------------------------------===//
-// Narrow floats
-//===----------------------------------------------------------------------===//
-
-float mpt::run::halfToFloat(uint16_t bits) {
-  uint32_t sign = static_cast<uint32_t>(bits & 0x8000) << 16;
-  uint32_t exponent = (bits >> 10) & 0x1f;
-  uint32_t mantissa = bits & 0x3ff;
-  if (exponent == 0) {
-    // Zero or subnormal: mantissa * 2^-24, exact in float.
-    float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-    return sign ? -magnitude : magnitude;
-  }
-  if (exponent == 31)
-    return llvm::bit_cast<float>(sign | 0x7f800000 | (mantissa << 13));
-  return llvm::bit_cast<float>(sign | ((exponent + 112) << 23) |
-                               (mantissa << 13));
-}
-
-uint16_t mpt::run::floatToHalf(float value) {
-  uint32_t bits = llvm::bit_cast<uint32_t>(value);
-  uint16_t sign = (bits >> 16) & 0x8000;
-  uint32_t magnitude = bits & 0x7fffffff;
-  if (magnitude > 0x7f800000) // NaN: keep it quiet.
-    return sign | 0x7e00;
-  // From 65520 (halfway between 65504, the largest half, and 2^16) up,
-  // rounding to nearest even gives infinity.
-  if (magnitude >= 0x477ff000)
-    return sign | 0x7c00;
-  if (magnitude < 0x38800000) {
-    // Below 2^-14: a subnormal half, in units of 2^-24. The scaling is exact
-    // and nearbyint rounds to nearest even; 0x400 encodes 2^-14 correctly.
-    float scaled = llvm::bit_cast<float>(magnitude) * 16777216.0f;
-    return sign | static_cast<uint16_t>(std::nearbyint(scaled));
-  }
-  // Normal: rebias the exponent (127 -> 15) and round the mantissa from 23
-  // to 10 bits, to nearest even; a carry moves into the exponent.
-  uint32_t rebiased = magnitude - 0x38000000;
-  rebiased += 0xfff + ((rebiased >> 13) & 1);
-  return sign | static_cast<uint16_t>(rebiased >> 13);
-}
-
-float mpt::run::bf16ToFloat(uint16_t bits) {
-  return llvm::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
-}
-
-uint16_t mpt::run::floatToBF16(float value) {
-  uint32_t bits = llvm::bit_cast<uint32_t>(value);
-  if ((bits & 0x7fffffff) > 0x7f800000)
-    return static_cast<uint16_t>((bits >> 16) | 0x40);
-  bits += 0x7fff + ((bits >> 16) & 1);
-  return static_cast<uint16_t>(bits >> 16);
-}
-
-//===----------------------------------------------------------------------===//
 // HostTensor
 //===----------------------------------------------------------------------===//
 

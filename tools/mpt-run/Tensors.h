@@ -8,6 +8,8 @@
 #ifndef MPT_TOOLS_MPT_RUN_TENSORS_H
 #define MPT_TOOLS_MPT_RUN_TENSORS_H
 
+#include "HostValues.h"
+
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -40,14 +42,6 @@ llvm::StringRef getNpyDescr(ElementKind kind);
 std::string formatShape(llvm::ArrayRef<int64_t> shape);
 /// "tensor<2x3xf32>", as MLIR prints the type.
 std::string formatTensorType(ElementKind kind, llvm::ArrayRef<int64_t> shape);
-
-/// IEEE half <-> float conversions, rounding to nearest even.
-float halfToFloat(uint16_t bits);
-uint16_t floatToHalf(float value);
-/// bfloat16 <-> float conversions; floatToBF16 rounds to nearest even and
-/// keeps NaNs quiet.
-float bf16ToFloat(uint16_t bits);
-uint16_t floatToBF16(float value);
 
 /// A dense row-major tensor in host memory, 64-byte aligned, zero-filled on
 /// creation. Movable, not implicitly copyable (see clone()).

@@ -166,6 +166,8 @@ struct ArgumentSource {
   std::string path;
   /// The random distribution, when drawn at random.
   std::string distribution;
+  /// How it was drawn, when drawn at random.
+  Draw draw;
 };
 
 /// The argument values and their sources.
@@ -229,8 +231,8 @@ prepareArguments(const EntrySignature &signature) {
         return tensor.takeError();
       arguments.tensors.push_back(std::move(*tensor));
     } else {
-      arguments.tensors.push_back(
-          makeRandomArgument(spec, seed, source.distribution));
+      source.draw = chooseDraw(spec, source.distribution);
+      arguments.tensors.push_back(makeRandomArgument(spec, source.draw, seed));
     }
     arguments.sources.push_back(std::move(source));
   }
@@ -499,6 +501,42 @@ static void writeSpecJson(llvm::json::OStream &json, const TensorSpec &spec) {
   });
 }
 
+/// "draw": how an argument was drawn, for programs that draw it again (the
+/// GPU benchmark's training steps, with tools/mpt-run/HostValues.h).
+static void writeDrawJson(llvm::json::OStream &json, const Draw &draw) {
+  json.attributeObject("draw", [&] {
+    switch (draw.kind) {
+    case Draw::Kind::values:
+      json.attribute("kind", "values");
+      json.attributeArray("values", [&] {
+        for (double value : draw.values)
+          json.value(value);
+      });
+      return;
+    case Draw::Kind::first:
+      json.attribute("kind", "first");
+      json.attribute("value", draw.values.front());
+      return;
+    case Draw::Kind::integers:
+      json.attribute("kind", "integers");
+      json.attribute("bound", draw.bound);
+      break;
+    case Draw::Kind::normal:
+      json.attribute("kind", "normal");
+      json.attribute("stddev", draw.stddev);
+      if (!draw.logicalShape.empty()) {
+        json.attributeArray("logical_shape", [&] {
+          for (int64_t dim : draw.logicalShape)
+            json.value(dim);
+        });
+      }
+      break;
+    }
+    json.attribute("seed", static_cast<uint64_t>(seed));
+    json.attribute("stream", static_cast<int64_t>(draw.stream));
+  });
+}
+
 static void printJson(llvm::raw_ostream &os, const EntrySignature &signature,
                       llvm::ArrayRef<ArgumentSource> sources,
                       const RunRecord &record) {
@@ -513,6 +551,7 @@ static void printJson(llvm::raw_ostream &os, const EntrySignature &signature,
           if (source.path.empty()) {
             json.attribute("source", "random");
             json.attribute("distribution", source.distribution);
+            writeDrawJson(json, source.draw);
           } else {
             json.attribute("source", source.path);
           }
