@@ -48,10 +48,16 @@ with one loop or reduction per SIMT kernel (fuse=1), and mixed precision
 with the row kernels' values through memory (register-columns=0), and
 mixed precision with one iteration a SIMT thread (simt-vector-bytes=1).
 
+Each training step is also run once on the CPU (mpt-run, the CPU lowering,
+arguments drawn by role with a fixed seed): OUT/step_checks.txt holds how
+the arguments were drawn and a sample of the results, and step_bench checks
+the GPU's results of the same step against it (bench/gpu/step_check.h).
+
 It writes OUT/objects/*.o, OUT/manifest.h (one X(name, type, M, N, K,
-variant) line per function) and copies the harness and the runtime next to
-them; OUT is what run.sh needs on the GPU machine (about 10 MB: what a
-device run carries). The intermediate MLIR and LLVM IR go to OUT-work.
+variant) line per function), OUT/step_checks.txt, and copies the harness
+and the runtime next to them; OUT is what run.sh needs on the GPU machine
+(about 13 MB: what a device run carries). The intermediate MLIR and LLVM IR
+and the CPU references go to OUT-work.
 
 Usage: bench/gpu/prepare.py [--build build] [--out bench/gpu/out]
                             [--work OUT-work]
@@ -63,6 +69,8 @@ import re
 import shutil
 import subprocess
 import sys
+
+import step_reference
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -135,6 +143,19 @@ LOWERING = {"tf32": " tf32=1", "mixed1": " fuse=1",
             "mixedmem": " register-columns=0",
             "mixedscalar": " simt-vector-bytes=1",
             "mixedbias": " column-sums=0"}
+# The check of each step on the GPU (step_bench, bench/gpu/step_check.h):
+# the step module whose CPU run is its reference, and the tolerance of the
+# error of its updates (relative, in the 2-norm, over a sample of up to
+# STEP_SAMPLES elements a result). The fp32 step on the GPU agreed with the
+# CPU within 2e-6 in the emulator (the MLP and the transformer block on
+# sm_80 and sm_90a), the mixed steps within 4e-4 (3.6e-3 for attention's K
+# bias, whose update is rounding noise compared at step_check.h's floor);
+# tf32 matmuls against the fp32 reference differ by up to 2e-2 (a ReLU
+# whose input changes sign under tf32 rounding), hence its tolerance.
+REFERENCES = {"fp32": ("fp32", 1e-4), "tf32": ("fp32", 5e-2),
+              "mixed": ("mixed", 1e-2)}
+STEP_SEED = 1
+STEP_SAMPLES = 1024
 # f32 GEMMs on Tensor Cores as tf32 (the `kernel` variant only), next to
 # cuBLAS's tf32 mode.
 TF32_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192)]
@@ -247,6 +268,27 @@ def compile_step(args, model, variant, workdir, objdir):
     kernels = lowered.count("gpu.launch_func")
     copies = len(re.findall(r"llvm\.call @mgpuMem(?:cpy|set)", lowered))
     return step_declarations(name, sig, kernels, copies)
+
+
+def write_step_checks(args, workdir):
+    """OUT/step_checks.txt: for each step, how step_bench draws its arguments
+    and the CPU reference of its results (bench/gpu/step_reference.py: the
+    step module run by mpt-run, with arguments drawn by role)."""
+    summaries = {}
+    with open(os.path.join(args.out, "step_checks.txt"), "w") as f:
+        for model in STEP_MODELS[:2] if args.small else STEP_MODELS:
+            for variant in STEP_VARIANTS:
+                base, tolerance = REFERENCES.get(variant, REFERENCES["mixed"])
+                if (model, base) not in summaries:
+                    summaries[model, base] = step_reference.run_reference(
+                        os.path.join(args.build, "bin", "mpt-run"),
+                        os.path.join(workdir, f"step_{model}_{base}.step.mlir"),
+                        "train_step", STEP_SEED,
+                        os.path.join(workdir, f"reference_{model}_{base}"))
+                    print(f"step_{model}_{base}: CPU reference")
+                f.write(step_reference.reference_block(
+                    summaries[model, base], f"step_{model}_{variant}",
+                    tolerance, STEP_SAMPLES))
 
 
 def compile_module(args, text, name, workdir, objdir, chip=None, options=""):
@@ -372,8 +414,11 @@ def main():
                 + "".join(decls)
                 + "static const StepEntry kSteps[] = {\n" + "".join(rows)
                 + "};\n")
-    for name in ("gemm_bench.cu", "step_bench.cu", "run.sh"):
+    write_step_checks(args, workdir)
+    for name in ("gemm_bench.cu", "step_bench.cu", "run.sh", "step_check.h"):
         shutil.copy(os.path.join(ROOT, "bench", "gpu", name), args.out)
+    shutil.copy(os.path.join(ROOT, "tools", "mpt-run", "HostValues.h"),
+                args.out)
     shutil.copy(os.path.join(ROOT, "lib", "Runtime", "CudaRuntime.cpp"),
                 args.out)
     print(f"wrote {len(lines)} functions to {args.out}")

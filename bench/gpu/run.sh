@@ -54,6 +54,9 @@ fi
       echo "$name: FAILED (exit $?)"
     fi
   done
+  echo "steps against their CPU reference: $(grep -c ': ok$' steps.txt) ok," \
+    "$(grep -c ': FAILED$' steps.txt) FAILED," \
+    "$(grep -c 'not checked' steps.txt) not checked"
   ./step_bench --ratios steps.txt
   gemms $(./gemm_bench --list | grep -v _4096x4096x4096)
 } 2>&1 | tee "$results"

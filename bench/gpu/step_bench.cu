@@ -1,12 +1,19 @@
 // Training steps on the GPU: fp32 (exact, and with tf32 matmuls) against
 // mixed precision (f16, dynamic loss scaling, fp32 master weights), as
-// mpt-lower-to-nvvm compiles them. Every
-// argument gets a device buffer (floats uniform in [-0.05, 0.05], integers
-// zero, so labels and indices are valid); each step is called once to warm
-// up, then timed (median of many calls, CUDA events; the host code
-// synchronizes its stream in every call). Prints ms per step for both
-// variants and the speed-up. Built by bench/gpu/run.sh with steps.h from
-// bench/gpu/prepare.py.
+// mpt-lower-to-nvvm compiles them. Every argument and result gets a device
+// buffer. The arguments are those mpt-run drew for the step's CPU reference
+// (step_checks.txt from bench/gpu/prepare.py, drawn again here with
+// mpt-run's generators), the results are poisoned (all bits set: NaN), and
+// the first call's results are checked against the reference
+// (step_check.h: the relative error of each parameter's update, of the
+// loss and of the loss-scale state, over a sample). A step without a
+// reference gets floats uniform in [-0.05, 0.05] and integers zero, and is
+// only timed. Each step is then timed (median of many calls, CUDA events;
+// the host code synchronizes its stream in every call). Prints ms per step,
+// the check, and the speed-ups of mixed precision. Built by
+// bench/gpu/run.sh with steps.h from bench/gpu/prepare.py.
+
+#include "step_check.h"
 
 #include <cuda_runtime.h>
 
@@ -77,6 +84,27 @@ static double stepMs(const StepEntry &s, std::vector<void *> &buffers) {
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
+}
+
+/// Whether `check` (from step_checks.txt) describes the arguments and
+/// results of `step`: their count, element counts and sizes.
+static bool matches(const stepcheck::Check &check, const StepEntry &step) {
+  size_t numArguments = check.arguments.size();
+  if (numArguments + check.results.size() != size_t(step.numArgs))
+    return false;
+  for (int a = 0; a < step.numArgs; ++a) {
+    const ArgSpec &spec = step.args[a];
+    stepcheck::DType type = a < int(numArguments)
+                                ? check.arguments[a].type
+                                : check.results[a - numArguments].type;
+    int64_t elements = a < int(numArguments)
+                           ? check.arguments[a].elements
+                           : check.results[a - numArguments].elements;
+    if (elements != spec.elements ||
+        stepcheck::elementBytes(type) != spec.elementBytes)
+      return false;
+  }
+  return true;
 }
 
 /// A step's time, its kernel launches, and its copies and memsets.
@@ -162,21 +190,40 @@ int main(int argc, char **argv) {
     printRatios(results);
     return 0;
   }
+  std::vector<stepcheck::Check> checks;
+  std::string error;
+  if (!stepcheck::loadChecks("step_checks.txt", checks, error)) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 1;
+  }
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<float> uniform(-0.05f, 0.05f);
   if (only.empty())
-    std::printf("%-34s %10s %8s %7s\n", "step", "ms/step", "kernels",
-                "copies");
+    std::printf("%-34s %10s %8s %7s  %s\n", "step", "ms/step", "kernels",
+                "copies", "check against the CPU");
   for (int e = 0; e < n; ++e) {
     const StepEntry &s = kSteps[e];
     if (!only.empty() && only != s.name)
       continue;
+    const stepcheck::Check *reference = stepcheck::findCheck(checks, s.name);
+    if (reference && !matches(*reference, s)) {
+      std::fprintf(stderr,
+                   "%s: its entry in step_checks.txt does not match "
+                   "its arguments; not checked\n",
+                   s.name);
+      reference = nullptr;
+    }
+    std::vector<std::vector<uint8_t>> hostArguments;
     std::vector<void *> buffers;
     for (int a = 0; a < s.numArgs; ++a) {
       const ArgSpec &arg = s.args[a];
       size_t bytes = size_t(arg.elements) * arg.elementBytes;
       std::vector<uint8_t> host(bytes, 0);
-      if (arg.isFloat)
+      if (reference && a < int(reference->arguments.size()))
+        host = stepcheck::drawArgument(reference->arguments[a]);
+      else if (reference)
+        host.assign(bytes, 0xff);
+      else if (arg.isFloat)
         for (int64_t i = 0; i < arg.elements; ++i) {
           float v = uniform(rng);
           if (arg.elementBytes == 4)
@@ -190,9 +237,33 @@ int main(int argc, char **argv) {
       check(cudaMalloc(&d, std::max<size_t>(bytes, 4)), "malloc");
       check(cudaMemcpy(d, host.data(), bytes, cudaMemcpyHostToDevice), "h2d");
       buffers.push_back(d);
+      if (reference && a < int(reference->arguments.size()))
+        hostArguments.push_back(std::move(host));
+    }
+    std::string verdict = "not checked (no CPU reference)";
+    if (reference) {
+      s.call(buffers.data());
+      check(cudaDeviceSynchronize(), s.name);
+      std::vector<std::vector<uint8_t>> hostResults;
+      for (int a = int(reference->arguments.size()); a < s.numArgs; ++a) {
+        std::vector<uint8_t> host(size_t(s.args[a].elements) *
+                                  s.args[a].elementBytes);
+        check(cudaMemcpy(host.data(), buffers[a], host.size(),
+                         cudaMemcpyDeviceToHost),
+              "d2h");
+        hostResults.push_back(std::move(host));
+      }
+      stepcheck::Verdict v =
+          stepcheck::compare(*reference, hostArguments, hostResults);
+      char line[160];
+      std::snprintf(line, sizeof(line),
+                    "error %.1e (result #%d), tolerance %.0e: %s", v.error,
+                    v.worst, reference->tolerance, v.ok ? "ok" : "FAILED");
+      verdict = line;
     }
     double ms = stepMs(s, buffers);
-    std::printf("%-34s %10.3f %8d %7d\n", s.name, ms, s.kernels, s.copies);
+    std::printf("%-34s %10.3f %8d %7d  %s\n", s.name, ms, s.kernels, s.copies,
+                verdict.c_str());
     std::fflush(stdout);
     results.push_back({s.name, ms, s.kernels, s.copies});
     for (void *d : buffers)
