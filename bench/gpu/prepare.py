@@ -57,7 +57,7 @@ It writes OUT/objects/*.o, OUT/manifest.h (one X(name, type, M, N, K,
 variant) line per function), OUT/smoke.txt (the GEMMs at small shapes,
 which run.sh runs first), OUT/step_checks.txt, and copies the harness
 and the runtime next to them; OUT is what run.sh needs on the GPU machine
-(about 13 MB: what a device run carries). The intermediate MLIR and LLVM IR
+(about 24 MB: what a device run carries). The intermediate MLIR and LLVM IR
 and the CPU references go to OUT-work.
 
 Usage: bench/gpu/prepare.py [--build build] [--out bench/gpu/out]
@@ -95,8 +95,9 @@ SPLITK_SHAPES = [(256, 256, 16384), (512, 512, 8192)]
 SMALL_SPLITK_SHAPES = [(128, 128, 2048)]
 
 # Training steps, fp32 (mpt-build-train-step) and mixed (mpt-amp-pipeline,
-# f16 with dynamic loss scaling): the examples, and an MLP large enough for
-# the matmuls to matter (batch 512, 1024 -> 4096 -> 1024 -> 16).
+# f16 with dynamic loss scaling): the examples, and an MLP and a
+# transformer block large enough for the matmuls to matter (batch 512,
+# 1024 -> 4096 -> 1024 -> 16; BIG_TRANSFORMER below).
 BIG_MLP = """func.func @mlp(%x: tensor<512x1024xf32> {mpt.role = #mpt.role<input>},
     %w1: tensor<1024x4096xf32> {mpt.role = #mpt.role<parameter>},
     %b1: tensor<4096xf32> {mpt.role = #mpt.role<parameter>},
@@ -116,7 +117,79 @@ BIG_MLP = """func.func @mlp(%x: tensor<512x1024xf32> {mpt.role = #mpt.role<input
   return %loss : tensor<f32>
 }
 """
-STEP_MODELS = ["mlp", "transformer_block", "big_mlp"]
+
+
+def transformer_block(b, t, d, heads, f):
+    """examples/transformer_block.mlir at other sizes: batch b, sequence t,
+    model width d in `heads` heads, MLP width f."""
+    dh = d // heads
+    rows = b * t
+
+    def ty(*dims):
+        return "tensor<" + "x".join(str(x) for x in dims) + "xf32>"
+
+    x, r, w, vec = ty(b, t, d), ty(rows, d), ty(d, d), ty(d)
+    split, split_t = ty(b, t, heads, dh), ty(b, heads, t, dh)
+    bh, scores = ty(b * heads, t, dh), ty(b * heads, t, t)
+    params = [("ln1_g", vec), ("ln1_b", vec), ("wq", w), ("bq", vec),
+              ("wk", w), ("bk", vec), ("wv", w), ("bv", vec), ("wo", w),
+              ("bo", vec), ("ln2_g", vec), ("ln2_b", vec),
+              ("w_fc1", ty(d, f)), ("b_fc1", ty(f)), ("w_fc2", ty(f, d)),
+              ("b_fc2", vec)]
+    args = [f"%x: {x} {{mpt.role = #mpt.role<input>}}"] + [
+        f"%{n}: {t_} {{mpt.role = #mpt.role<parameter>}}" for n, t_ in params
+    ] + [f"%target: {x} {{mpt.role = #mpt.role<label>}}"]
+    body = [f"%h = mpt.layer_norm %x, %ln1_g, %ln1_b epsilon = 1.0e-5 : "
+            f"({x}, {vec}, {vec}) -> {x}",
+            f"%h_rows = mpt.reshape %h : {x} to {r}"]
+    for p in "qkv":
+        body += [f"%{p}_lin = mpt.matmul %h_rows, %w{p} : ({r}, {w}) -> {r}",
+                 f"%{p}_rows = mpt.add %{p}_lin, %b{p} : ({r}, {vec}) -> {r}",
+                 f"%{p}_split = mpt.reshape %{p}_rows : {r} to {split}",
+                 f"%{p}_t = mpt.transpose %{p}_split perm = [0, 2, 1, 3] : "
+                 f"{split} -> {split_t}",
+                 f"%{p} = mpt.reshape %{p}_t : {split_t} to {bh}"]
+    body += [f"%scores_raw = mpt.batch_matmul %q, %k transpose_b : "
+             f"({bh}, {bh}) -> {scores}",
+             f"%scale = mpt.constant dense<{1.0 / dh ** 0.5!r}> : tensor<f32>",
+             f"%scores = mpt.mul %scores_raw, %scale : "
+             f"({scores}, tensor<f32>) -> {scores}",
+             f"%probs = mpt.softmax %scores axis = -1 : {scores}",
+             f"%ctx = mpt.batch_matmul %probs, %v : ({scores}, {bh}) -> {bh}",
+             f"%ctx_split = mpt.reshape %ctx : {bh} to {split_t}",
+             f"%ctx_t = mpt.transpose %ctx_split perm = [0, 2, 1, 3] : "
+             f"{split_t} -> {split}",
+             f"%ctx_rows = mpt.reshape %ctx_t : {split} to {r}",
+             f"%attn_lin = mpt.matmul %ctx_rows, %wo : ({r}, {w}) -> {r}",
+             f"%attn_rows = mpt.add %attn_lin, %bo : ({r}, {vec}) -> {r}",
+             f"%attn = mpt.reshape %attn_rows : {r} to {x}",
+             f"%y1 = mpt.add %x, %attn : ({x}, {x}) -> {x}",
+             f"%m = mpt.layer_norm %y1, %ln2_g, %ln2_b epsilon = 1.0e-5 : "
+             f"({x}, {vec}, {vec}) -> {x}",
+             f"%m_rows = mpt.reshape %m : {x} to {r}",
+             f"%fc1_lin = mpt.matmul %m_rows, %w_fc1 : "
+             f"({r}, {ty(d, f)}) -> {ty(rows, f)}",
+             f"%fc1 = mpt.add %fc1_lin, %b_fc1 : "
+             f"({ty(rows, f)}, {ty(f)}) -> {ty(rows, f)}",
+             f"%act = mpt.gelu %fc1 : {ty(rows, f)}",
+             f"%fc2_lin = mpt.matmul %act, %w_fc2 : "
+             f"({ty(rows, f)}, {ty(f, d)}) -> {r}",
+             f"%fc2_rows = mpt.add %fc2_lin, %b_fc2 : ({r}, {vec}) -> {r}",
+             f"%mlp = mpt.reshape %fc2_rows : {r} to {x}",
+             f"%y2 = mpt.add %y1, %mlp : ({x}, {x}) -> {x}",
+             f"%loss = mpt.mse_loss %y2, %target : ({x}, {x}) -> tensor<f32>",
+             "func.return %loss : tensor<f32>"]
+    return ("func.func @transformer_block(\n    " + ",\n    ".join(args)
+            + ")\n    -> (tensor<f32> {mpt.role = #mpt.role<loss>}) {\n  "
+            + "\n  ".join(body) + "\n}\n")
+
+
+# A transformer block large enough for its matmuls to matter: 2048 tokens
+# (batch 8, sequence 256), width 512 in 8 heads of 64 (wgmma reads the
+# head splits and merges in place), MLP 2048.
+BIG_TRANSFORMER = transformer_block(8, 256, 512, 8, 2048)
+STEP_MODELS = ["mlp", "transformer_block", "big_mlp", "big_transformer"]
+BIG_MODELS = {"big_mlp": BIG_MLP, "big_transformer": BIG_TRANSFORMER}
 STEP_VARIANTS = {
     "fp32": ["--mpt-build-train-step=optimizer=sgd lr=0.01", "-canonicalize"],
     "tf32": ["--mpt-build-train-step=optimizer=sgd lr=0.01", "-canonicalize"],
@@ -240,7 +313,7 @@ def compile_step(args, model, variant, workdir, objdir):
     compiles it like the GEMMs; returns its C++ declaration and table row."""
     source = os.path.join(workdir, model + ".mlir")
     if not os.path.exists(source):
-        text = BIG_MLP if model == "big_mlp" else open(
+        text = BIG_MODELS[model] if model in BIG_MODELS else open(
             os.path.join(ROOT, "examples", model + ".mlir")).read()
         with open(source, "w") as f:
             f.write(text)
@@ -266,10 +339,13 @@ def compile_step(args, model, variant, workdir, objdir):
     if define.count(",") + 1 != expected:
         sys.exit(f"{name}: the lowered function has {define.count(',') + 1} "
                  f"parameters, the signature parsed from MLIR gives {expected}")
-    # Kernel launches per step (the steps have no loops on the host).
+    # Kernel launches per step (the steps have no loops on the host), in the
+    # step's function only: the module also holds the forward function.
     lowered = open(os.path.join(workdir, name + ".nvvm.mlir")).read()
-    kernels = lowered.count("gpu.launch_func")
-    copies = len(re.findall(r"llvm\.call @mgpuMem(?:cpy|set)", lowered))
+    start = lowered.index(f"\n  llvm.func @{name}(")
+    body = lowered[start:lowered.index("\n  }\n", start)]
+    kernels = body.count("gpu.launch_func")
+    copies = len(re.findall(r"llvm\.call @mgpuMem(?:cpy|set)", body))
     return step_declarations(name, sig, kernels, copies)
 
 
