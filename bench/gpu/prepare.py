@@ -221,14 +221,17 @@ LOWERING = {"tf32": " tf32=1", "mixed1": " fuse=1",
 # the step module whose CPU run is its reference, and the tolerance of the
 # error of its updates (relative, in the 2-norm, over a sample of up to
 # STEP_SAMPLES elements a result). In the emulator (sm_80 and sm_90a; the
-# big MLP on sm_90a only), the fp32 steps agreed with the CPU within 2e-6
-# (4.4e-6 for the big MLP), the mixed steps within 4e-4 (1.2e-3 for the
-# big MLP's first layer; 3.6e-3 for attention's K bias, whose update is
-# rounding noise compared at step_check.h's floor); tf32 matmuls against
-# the fp32 reference differ by up to 2e-2 (the small MLP's first layer: a
-# ReLU whose input changes sign under tf32 rounding; 5e-4 for the big
-# MLP), hence its tolerance.
-REFERENCES = {"fp32": ("fp32", 1e-4), "tf32": ("fp32", 5e-2),
+# big MLP on sm_90a only), the fp32 steps agreed with the CPU within
+# 1.8e-5 (the transformer block; 4.4e-6 for the big MLP), the mixed steps
+# within 4e-4 (1.2e-3 for the big MLP's first layer; 3.6e-3 for
+# attention's K bias, whose update is rounding noise compared at
+# step_check.h's floor); tf32 matmuls against the fp32 reference differ by
+# up to 2e-2 (the small MLP's first layer: a ReLU whose input changes sign
+# under tf32 rounding; 3.1e-3 for the transformer block, 5e-4 for the big
+# MLP), hence its tolerance. The fp32 tolerance leaves room for the GPU's
+# own exp, erf and reciprocal approximations, which the emulator does not
+# share.
+REFERENCES = {"fp32": ("fp32", 1e-3), "tf32": ("fp32", 5e-2),
               "mixed": ("mixed", 1e-2)}
 STEP_SEED = 1
 STEP_SAMPLES = 1024
