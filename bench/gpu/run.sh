@@ -52,13 +52,14 @@ sanitizer=${MPT_SANITIZER:-compute-sanitizer}
 command -v "$sanitizer" > /dev/null ||
   sanitizer=/usr/local/cuda/bin/compute-sanitizer
 sanitized=0
-# gemms LIMIT NAME...: runs each function; one whose kernel (the name
-# without its shape) hung at the small shape is skipped. With LIMIT =
-# $smoke_limit (the small shapes), a hang is recorded and a failure is
-# run again under compute-sanitizer.
+# gemms smoke|main NAME...: runs each function under the phase's limit;
+# one whose kernel (the name without its shape) hung at the small shape is
+# skipped. In the smoke phase (the small shapes), a hang is recorded and a
+# failure is run again under compute-sanitizer.
 gemms() {
-  local lim=$1
+  local phase=$1 lim=$limit
   shift
+  [ "$phase" = smoke ] && lim=$smoke_limit
   for name in "$@"; do
     if grep -qx "${name%_*}" hung.txt; then
       echo "$name: skipped (its kernel hung at the small shape)"
@@ -68,7 +69,7 @@ gemms() {
     rc=$?
     [ "$rc" -eq 0 ] && continue
     echo "$name: FAILED (exit $rc)"
-    [ "$lim" = "$smoke_limit" ] || continue
+    [ "$phase" = smoke ] || continue
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
       echo "${name%_*}" >> hung.txt
     elif [ "$sanitized" -lt 3 ] && command -v "$sanitizer" > /dev/null; then
@@ -79,11 +80,39 @@ gemms() {
     fi
   done
 }
+# summary FILE: for each operand type and shape in FILE, the best of mpt's
+# kernels that passed their check, as a fraction of cuBLAS, and the default
+# kernel's (`kernel`, where it ran).
+summary() {
+  awk '$1 ~ /^gemm_/ && NF == 9 && $9 == "ok" {
+    split($1, part, "_")
+    key = part[3] " " part[4]
+    if (!(key in best))
+      keys[++n] = key
+    if (!(key in best) || $5 + 0 > best[key]) {
+      best[key] = $5 + 0; who[key] = part[2]; tflops[key] = $3
+    }
+    if (part[2] == "kernel")
+      plain[key] = $5 + 0
+  }
+  END {
+    if (n)
+      print "best of the correct kernels, per type and shape (of cuBLAS):"
+    for (i = 1; i <= n; ++i) {
+      k = keys[i]
+      printf "  %s: %.1f%% (%s, %s TFLOP/s)", k, best[k], who[k], tflops[k]
+      if (k in plain)
+        printf "; default kernel %.1f%%", plain[k]
+      printf "\n"
+    }
+  }' "$1"
+}
 others() {
   ./gemm_bench --list | grep -v _4096x4096x4096 | grep -vxF -f smoke.txt
 }
 if [ "${1:-}" = "--rest" ]; then
-  { ./gemm_bench --header; gemms "$limit" $(others); } 2>&1 | tee "$results"
+  { ./gemm_bench --header; gemms main $(others); } 2>&1 | tee "$results"
+  summary "$results" | tee -a "$results"
   exit 0
 fi
 {
@@ -91,8 +120,8 @@ fi
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
   ./gemm_bench --device || echo "gemm_bench --device: FAILED (exit $?)"
   ./gemm_bench --header
-  gemms "$smoke_limit" $(cat smoke.txt)
-  gemms "$limit" $(./gemm_bench --list | grep _4096x4096x4096)
+  gemms smoke $(cat smoke.txt)
+  gemms main $(./gemm_bench --list | grep _4096x4096x4096)
   : > steps.txt
   for name in $(./step_bench --list); do
     if line=$(timeout "$step_limit" ./step_bench "$name"); then
@@ -105,5 +134,6 @@ fi
     "$(grep -c ': FAILED$' steps.txt) FAILED," \
     "$(grep -c 'not checked' steps.txt) not checked"
   ./step_bench --ratios steps.txt
-  gemms "$limit" $(others)
+  gemms main $(others)
 } 2>&1 | tee "$results"
+summary "$results" | tee -a "$results"
