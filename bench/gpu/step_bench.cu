@@ -94,14 +94,14 @@ static bool matches(const stepcheck::Check &check, const StepEntry &step) {
     return false;
   for (int a = 0; a < step.numArgs; ++a) {
     const ArgSpec &spec = step.args[a];
-    stepcheck::DType type = a < int(numArguments)
-                                ? check.arguments[a].type
-                                : check.results[a - numArguments].type;
+    mpt::run::ElementKind type = a < int(numArguments)
+                                     ? check.arguments[a].type
+                                     : check.results[a - numArguments].type;
     int64_t elements = a < int(numArguments)
                            ? check.arguments[a].elements
                            : check.results[a - numArguments].elements;
     if (elements != spec.elements ||
-        stepcheck::elementBytes(type) != spec.elementBytes)
+        int(mpt::run::getElementSize(type)) != spec.elementBytes)
       return false;
   }
   return true;

@@ -30,7 +30,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <limits>
 #include <string>
@@ -38,110 +37,7 @@
 
 namespace stepcheck {
 
-enum class DType { f32, f64, f16, bf16, i64, i32, i1 };
-
-inline bool parseDType(const std::string &name, DType &type) {
-  static const struct {
-    const char *name;
-    DType type;
-  } kTypes[] = {{"f32", DType::f32},   {"f64", DType::f64}, {"f16", DType::f16},
-                {"bf16", DType::bf16}, {"i64", DType::i64}, {"i32", DType::i32},
-                {"i1", DType::i1}};
-  for (const auto &t : kTypes)
-    if (name == t.name) {
-      type = t.type;
-      return true;
-    }
-  return false;
-}
-
-inline int elementBytes(DType type) {
-  switch (type) {
-  case DType::f64:
-  case DType::i64:
-    return 8;
-  case DType::f32:
-  case DType::i32:
-    return 4;
-  case DType::f16:
-  case DType::bf16:
-    return 2;
-  case DType::i1:
-    return 1;
-  }
-  return 0;
-}
-
-/// Element `i` of a buffer of `type`, as a double.
-inline double valueAt(DType type, const uint8_t *bytes, int64_t i) {
-  switch (type) {
-  case DType::f32: {
-    float v;
-    std::memcpy(&v, bytes + 4 * i, 4);
-    return v;
-  }
-  case DType::f64: {
-    double v;
-    std::memcpy(&v, bytes + 8 * i, 8);
-    return v;
-  }
-  case DType::f16:
-  case DType::bf16: {
-    uint16_t h;
-    std::memcpy(&h, bytes + 2 * i, 2);
-    return type == DType::f16 ? mpt::run::halfToFloat(h)
-                              : mpt::run::bf16ToFloat(h);
-  }
-  case DType::i64: {
-    int64_t v;
-    std::memcpy(&v, bytes + 8 * i, 8);
-    return double(v);
-  }
-  case DType::i32: {
-    int32_t v;
-    std::memcpy(&v, bytes + 4 * i, 4);
-    return v;
-  }
-  case DType::i1:
-    return bytes[i] != 0;
-  }
-  return 0;
-}
-
-/// Stores `value` as element `i` (as mpt-run's HostTensor::setDouble does:
-/// f16 and bf16 through float, integers rounded).
-inline void setValue(DType type, uint8_t *bytes, int64_t i, double value) {
-  switch (type) {
-  case DType::f32: {
-    float v = float(value);
-    std::memcpy(bytes + 4 * i, &v, 4);
-    return;
-  }
-  case DType::f64:
-    std::memcpy(bytes + 8 * i, &value, 8);
-    return;
-  case DType::f16:
-  case DType::bf16: {
-    uint16_t h = type == DType::f16 ? mpt::run::floatToHalf(float(value))
-                                    : mpt::run::floatToBF16(float(value));
-    std::memcpy(bytes + 2 * i, &h, 2);
-    return;
-  }
-  case DType::i64: {
-    int64_t v = std::llround(value);
-    std::memcpy(bytes + 8 * i, &v, 8);
-    return;
-  }
-  case DType::i32: {
-    int32_t v = int32_t(std::llround(value));
-    std::memcpy(bytes + 4 * i, &v, 4);
-    return;
-  }
-  case DType::i1:
-    bytes[i] = value != 0;
-    return;
-  }
-}
+using mpt::run::ElementKind;
 
 /// "784x128" -> {784, 128}, "scalar" -> {}; false if malformed.
 inline bool parseShape(const std::string &token, std::vector<int64_t> &shape) {
@@ -170,7 +66,7 @@ inline int64_t numElements(const std::vector<int64_t> &shape) {
 }
 
 struct Argument {
-  DType type = DType::f32;
+  ElementKind type = ElementKind::f32;
   std::vector<int64_t> shape;
   int64_t elements = 0;
   uint64_t seed = 0;
@@ -178,7 +74,7 @@ struct Argument {
 };
 
 struct Result {
-  DType type = DType::f32;
+  ElementKind type = ElementKind::f32;
   std::vector<int64_t> shape;
   int64_t elements = 0;
   /// The argument this result updates, or -1.
@@ -219,7 +115,7 @@ inline bool loadChecks(const char *path, std::vector<Check> &checks,
       std::string tag, type, shape, kind;
       size_t index;
       if (!(in >> tag >> index >> type >> shape >> kind) || tag != "arg" ||
-          index != a || !parseDType(type, arg.type) ||
+          index != a || !mpt::run::parseElementKind(type, arg.type) ||
           !parseShape(shape, arg.shape))
         return fail(check.step + ": malformed argument #" + std::to_string(a));
       arg.elements = numElements(arg.shape);
@@ -266,8 +162,8 @@ inline bool loadChecks(const char *path, std::vector<Check> &checks,
                 parseShape(shape, result.shape);
       result.elements = numElements(result.shape);
       if (!ok || tag != "result" || index != r ||
-          !parseDType(type, result.type) || result.base >= int(numArguments) ||
-          result.stride < 1 ||
+          !mpt::run::parseElementKind(type, result.type) ||
+          result.base >= int(numArguments) || result.stride < 1 ||
           int64_t(count - 1) * result.stride >= result.elements)
         return fail(check.step + ": malformed result #" + std::to_string(r));
       result.reference.resize(count);
@@ -278,8 +174,8 @@ inline bool loadChecks(const char *path, std::vector<Check> &checks,
         // The value the result's type holds (9 digits give back an f32
         // exactly only once rounded to f32).
         uint8_t bytes[8];
-        setValue(result.type, bytes, 0, v);
-        v = valueAt(result.type, bytes, 0);
+        mpt::run::storeElement(result.type, bytes, 0, v);
+        v = mpt::run::loadElement(result.type, bytes, 0);
       }
       check.results.push_back(result);
     }
@@ -300,11 +196,12 @@ inline const Check *findCheck(const std::vector<Check> &checks,
 
 /// The bytes of `arg` as mpt-run drew them.
 inline std::vector<uint8_t> drawArgument(const Argument &arg) {
-  std::vector<uint8_t> bytes(size_t(arg.elements) * elementBytes(arg.type), 0);
-  mpt::run::forEachDrawnValue(arg.draw, arg.seed, arg.elements,
-                              [&](int64_t i, double value) {
-                                setValue(arg.type, bytes.data(), i, value);
-                              });
+  std::vector<uint8_t> bytes(
+      size_t(arg.elements) * mpt::run::getElementSize(arg.type), 0);
+  mpt::run::forEachDrawnValue(
+      arg.draw, arg.seed, arg.elements, [&](int64_t i, double value) {
+        mpt::run::storeElement(arg.type, bytes.data(), i, value);
+      });
   return bytes;
 }
 
@@ -341,11 +238,12 @@ inline Verdict compare(const Check &check,
     Sums &sum = sums[r];
     for (size_t s = 0; s < result.reference.size(); ++s) {
       int64_t i = int64_t(s) * result.stride;
-      double offset =
-          base && i < base->elements
-              ? valueAt(base->type, arguments[result.base].data(), i)
-              : 0.0;
-      double out = valueAt(result.type, results[r].data(), i) - offset;
+      double offset = base && i < base->elements
+                          ? mpt::run::loadElement(
+                                base->type, arguments[result.base].data(), i)
+                          : 0.0;
+      double out =
+          mpt::run::loadElement(result.type, results[r].data(), i) - offset;
       double ref = result.reference[s] - offset;
       if (!std::isfinite(out) && std::isfinite(ref))
         sum.finite = false;

@@ -1,7 +1,8 @@
 //===- HostValues.h - mpt-run's draws and narrow floats ---------*- C++ -*-===//
 //
-// The parts of mpt-run that code without LLVM reuses: how a random argument
-// is drawn (`Draw`, `forEachDrawnValue`) and the f16 / bf16 conversions.
+// The parts of mpt-run that code without LLVM reuses: the element kinds and
+// their values in memory, the f16 / bf16 conversions, and how a random
+// argument is drawn (`Draw`, `forEachDrawnValue`).
 // Header-only and standard C++ only, so that the GPU benchmark
 // (bench/gpu/step_bench.cu, built by nvcc on a machine without MLIR) draws
 // exactly the arguments that mpt-run drew for the CPU reference of a
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace mpt::run {
@@ -87,6 +89,140 @@ inline uint16_t floatToBF16(float value) {
     return static_cast<uint16_t>((bits >> 16) | 0x40);
   bits += 0x7fff + ((bits >> 16) & 1);
   return static_cast<uint16_t>(bits >> 16);
+}
+
+//===----------------------------------------------------------------------===//
+// Element kinds
+//===----------------------------------------------------------------------===//
+
+/// The element types mpt-run can pass to and from the compiled code.
+enum class ElementKind { f32, f64, f16, bf16, i64, i32, i1 };
+
+/// The MLIR spelling of `kind`: "f32", "bf16", "i64", ...
+inline const char *elementKindName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::f32:
+    return "f32";
+  case ElementKind::f64:
+    return "f64";
+  case ElementKind::f16:
+    return "f16";
+  case ElementKind::bf16:
+    return "bf16";
+  case ElementKind::i64:
+    return "i64";
+  case ElementKind::i32:
+    return "i32";
+  case ElementKind::i1:
+    return "i1";
+  }
+  return "?";
+}
+
+/// The kind spelled `name` ("f32", ...); false if there is none.
+inline bool parseElementKind(const std::string &name, ElementKind &kind) {
+  for (ElementKind k :
+       {ElementKind::f32, ElementKind::f64, ElementKind::f16, ElementKind::bf16,
+        ElementKind::i64, ElementKind::i32, ElementKind::i1})
+    if (name == elementKindName(k)) {
+      kind = k;
+      return true;
+    }
+  return false;
+}
+
+/// The storage size of one element in bytes (2 for f16 and bf16).
+inline unsigned getElementSize(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::f64:
+  case ElementKind::i64:
+    return 8;
+  case ElementKind::f32:
+  case ElementKind::i32:
+    return 4;
+  case ElementKind::f16:
+  case ElementKind::bf16:
+    return 2;
+  case ElementKind::i1:
+    return 1;
+  }
+  return 0;
+}
+
+/// Element `index` of the buffer `data` of `kind`, as a double.
+inline double loadElement(ElementKind kind, const void *data, int64_t index) {
+  const char *at =
+      static_cast<const char *>(data) + index * getElementSize(kind);
+  switch (kind) {
+  case ElementKind::f32: {
+    float v;
+    std::memcpy(&v, at, 4);
+    return v;
+  }
+  case ElementKind::f64: {
+    double v;
+    std::memcpy(&v, at, 8);
+    return v;
+  }
+  case ElementKind::f16:
+  case ElementKind::bf16: {
+    uint16_t h;
+    std::memcpy(&h, at, 2);
+    return kind == ElementKind::f16 ? halfToFloat(h) : bf16ToFloat(h);
+  }
+  case ElementKind::i64: {
+    int64_t v;
+    std::memcpy(&v, at, 8);
+    return static_cast<double>(v);
+  }
+  case ElementKind::i32: {
+    int32_t v;
+    std::memcpy(&v, at, 4);
+    return v;
+  }
+  case ElementKind::i1:
+    return *at & 1;
+  }
+  return 0;
+}
+
+/// Stores `value` as element `index` of the buffer `data` of `kind`: f16
+/// and bf16 through float (double -> float -> half can double-round, which
+/// is harmless for random inputs), integers rounded to nearest.
+inline void storeElement(ElementKind kind, void *data, int64_t index,
+                         double value) {
+  char *at = static_cast<char *>(data) + index * getElementSize(kind);
+  switch (kind) {
+  case ElementKind::f32: {
+    float v = static_cast<float>(value);
+    std::memcpy(at, &v, 4);
+    return;
+  }
+  case ElementKind::f64:
+    std::memcpy(at, &value, 8);
+    return;
+  case ElementKind::f16:
+  case ElementKind::bf16: {
+    uint16_t h = kind == ElementKind::f16
+                     ? floatToHalf(static_cast<float>(value))
+                     : floatToBF16(static_cast<float>(value));
+    std::memcpy(at, &h, 2);
+    return;
+  }
+  case ElementKind::i64: {
+    int64_t v = std::llround(value);
+    std::memcpy(at, &v, 8);
+    return;
+  }
+  case ElementKind::i32: {
+    int32_t v = static_cast<int32_t>(std::llround(value));
+    std::memcpy(at, &v, 4);
+    return;
+  }
+  case ElementKind::i1:
+    *at = value != 0.0;
+    return;
+  }
 }
 
 //===----------------------------------------------------------------------===//

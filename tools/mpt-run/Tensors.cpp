@@ -3,7 +3,6 @@
 #include "Tensors.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/bit.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,40 +34,7 @@ std::optional<ElementKind> mpt::run::getElementKind(mlir::Type type) {
 }
 
 llvm::StringRef mpt::run::getElementName(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::f32:
-    return "f32";
-  case ElementKind::f64:
-    return "f64";
-  case ElementKind::f16:
-    return "f16";
-  case ElementKind::bf16:
-    return "bf16";
-  case ElementKind::i64:
-    return "i64";
-  case ElementKind::i32:
-    return "i32";
-  case ElementKind::i1:
-    return "i1";
-  }
-  llvm_unreachable("unknown element kind");
-}
-
-unsigned mpt::run::getElementSize(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::f64:
-  case ElementKind::i64:
-    return 8;
-  case ElementKind::f32:
-  case ElementKind::i32:
-    return 4;
-  case ElementKind::f16:
-  case ElementKind::bf16:
-    return 2;
-  case ElementKind::i1:
-    return 1;
-  }
-  llvm_unreachable("unknown element kind");
+  return elementKindName(kind);
 }
 
 bool mpt::run::isFloatKind(ElementKind kind) {
@@ -142,57 +108,11 @@ HostTensor HostTensor::clone() const {
 }
 
 double HostTensor::getDouble(int64_t index) const {
-  const char *data = storage.get();
-  switch (kind) {
-  case ElementKind::f32:
-    return reinterpret_cast<const float *>(data)[index];
-  case ElementKind::f64:
-    return reinterpret_cast<const double *>(data)[index];
-  case ElementKind::f16:
-    return halfToFloat(reinterpret_cast<const uint16_t *>(data)[index]);
-  case ElementKind::bf16:
-    return bf16ToFloat(reinterpret_cast<const uint16_t *>(data)[index]);
-  case ElementKind::i64:
-    return static_cast<double>(reinterpret_cast<const int64_t *>(data)[index]);
-  case ElementKind::i32:
-    return reinterpret_cast<const int32_t *>(data)[index];
-  case ElementKind::i1:
-    return reinterpret_cast<const uint8_t *>(data)[index] & 1;
-  }
-  llvm_unreachable("unknown element kind");
+  return loadElement(kind, storage.get(), index);
 }
 
 void HostTensor::setDouble(int64_t index, double value) {
-  char *data = storage.get();
-  switch (kind) {
-  case ElementKind::f32:
-    reinterpret_cast<float *>(data)[index] = static_cast<float>(value);
-    return;
-  case ElementKind::f64:
-    reinterpret_cast<double *>(data)[index] = value;
-    return;
-  case ElementKind::f16:
-    // Through float: double -> float -> half can double-round, which is
-    // harmless for random inputs, the only use.
-    reinterpret_cast<uint16_t *>(data)[index] =
-        floatToHalf(static_cast<float>(value));
-    return;
-  case ElementKind::bf16:
-    reinterpret_cast<uint16_t *>(data)[index] =
-        floatToBF16(static_cast<float>(value));
-    return;
-  case ElementKind::i64:
-    reinterpret_cast<int64_t *>(data)[index] = std::llround(value);
-    return;
-  case ElementKind::i32:
-    reinterpret_cast<int32_t *>(data)[index] =
-        static_cast<int32_t>(std::llround(value));
-    return;
-  case ElementKind::i1:
-    reinterpret_cast<uint8_t *>(data)[index] = value != 0.0;
-    return;
-  }
-  llvm_unreachable("unknown element kind");
+  storeElement(kind, storage.get(), index, value);
 }
 
 int64_t HostTensor::getInt(int64_t index) const {

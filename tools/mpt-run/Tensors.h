@@ -22,16 +22,14 @@
 
 namespace mpt::run {
 
-/// The element types mpt-run can pass to and from the compiled code.
-enum class ElementKind { f32, f64, f16, bf16, i64, i32, i1 };
+// ElementKind, getElementSize and loadElement / storeElement are in
+// HostValues.h.
 
 /// The kind of the MLIR element type `type`, or nullopt if mpt-run does not
 /// support it.
 std::optional<ElementKind> getElementKind(mlir::Type type);
 /// The MLIR spelling of `kind`: "f32", "bf16", "i64", ...
 llvm::StringRef getElementName(ElementKind kind);
-/// The storage size of one element in bytes (2 for f16 and bf16).
-unsigned getElementSize(ElementKind kind);
 /// Whether `kind` is a floating-point kind.
 bool isFloatKind(ElementKind kind);
 /// The numpy dtype of the .npy files that hold tensors of `kind`: "<f4",

@@ -40,28 +40,28 @@ static bool readNpy(const std::string &path, std::vector<double> &values) {
     return false;
   size_t d = header.find("'descr': '") + 10;
   std::string descr = header.substr(d, header.find('\'', d) - d);
-  stepcheck::DType type;
+  mpt::run::ElementKind type;
   if (descr == "<f4")
-    type = stepcheck::DType::f32;
+    type = mpt::run::ElementKind::f32;
   else if (descr == "<f8")
-    type = stepcheck::DType::f64;
+    type = mpt::run::ElementKind::f64;
   else if (descr == "<f2")
-    type = stepcheck::DType::f16;
+    type = mpt::run::ElementKind::f16;
   else if (descr == "<i8")
-    type = stepcheck::DType::i64;
+    type = mpt::run::ElementKind::i64;
   else if (descr == "<i4")
-    type = stepcheck::DType::i32;
+    type = mpt::run::ElementKind::i32;
   else if (descr == "|b1")
-    type = stepcheck::DType::i1;
+    type = mpt::run::ElementKind::i1;
   else
     return false;
   const uint8_t *bytes =
       reinterpret_cast<const uint8_t *>(data.data() + start + headerLength);
   size_t count = (data.size() - start - headerLength) /
-                 size_t(stepcheck::elementBytes(type));
+                 size_t(mpt::run::getElementSize(type));
   values.resize(count);
   for (size_t i = 0; i < count; ++i)
-    values[i] = stepcheck::valueAt(type, bytes, int64_t(i));
+    values[i] = mpt::run::loadElement(type, bytes, int64_t(i));
   return true;
 }
 
@@ -69,13 +69,13 @@ static bool readNpy(const std::string &path, std::vector<double> &values) {
 /// (bf16 as float32).
 static bool writeNpy(const std::string &path, const stepcheck::Argument &arg,
                      const std::vector<uint8_t> &bytes) {
-  using stepcheck::DType;
-  const char *descr = arg.type == DType::f64   ? "<f8"
-                      : arg.type == DType::f16 ? "<f2"
-                      : arg.type == DType::i64 ? "<i8"
-                      : arg.type == DType::i32 ? "<i4"
-                      : arg.type == DType::i1  ? "|b1"
-                                               : "<f4";
+  using mpt::run::ElementKind;
+  const char *descr = arg.type == ElementKind::f64   ? "<f8"
+                      : arg.type == ElementKind::f16 ? "<f2"
+                      : arg.type == ElementKind::i64 ? "<i8"
+                      : arg.type == ElementKind::i32 ? "<i4"
+                      : arg.type == ElementKind::i1  ? "|b1"
+                                                     : "<f4";
   std::string shape = "(";
   for (int64_t d : arg.shape)
     shape += std::to_string(d) + (arg.shape.size() == 1 ? "," : ", ");
@@ -89,9 +89,9 @@ static bool writeNpy(const std::string &path, const stepcheck::Argument &arg,
   uint16_t length = uint16_t(header.size());
   out.put(char(length & 0xff)).put(char(length >> 8));
   out << header;
-  if (arg.type == DType::bf16) {
+  if (arg.type == ElementKind::bf16) {
     for (int64_t i = 0; i < arg.elements; ++i) {
-      float v = float(stepcheck::valueAt(arg.type, bytes.data(), i));
+      float v = float(mpt::run::loadElement(arg.type, bytes.data(), i));
       out.write(reinterpret_cast<const char *>(&v), 4);
     }
   } else {
@@ -147,9 +147,9 @@ int main(int argc, char **argv) {
       return 2;
     }
     std::vector<uint8_t> bytes(values.size() *
-                               size_t(stepcheck::elementBytes(result.type)));
+                               size_t(mpt::run::getElementSize(result.type)));
     for (size_t i = 0; i < values.size(); ++i)
-      stepcheck::setValue(result.type, bytes.data(), int64_t(i), values[i]);
+      mpt::run::storeElement(result.type, bytes.data(), int64_t(i), values[i]);
     results.push_back(std::move(bytes));
   }
   stepcheck::Verdict verdict = stepcheck::compare(*check, arguments, results);
