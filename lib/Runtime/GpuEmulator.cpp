@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Runtime/GpuEmulator.h"
+#include "mpt/Runtime/SharedBanks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -189,6 +190,8 @@ struct Launch {
   int64_t loaded = 0, stored = 0; // bytes (mpt-gpu-emulation{traffic=1})
   int64_t loads = 0, stores = 0;  // threads' load and store instructions
   bool countAsync = false;        // asynchronous copies count (traffic=1)
+  bool countBanks = false;        // shared accesses count (banks=1)
+  mpt::emu::SharedBankCounter banks;
 };
 
 /// The blocks of a thread-block cluster, which run together: their shared
@@ -238,6 +241,45 @@ void printTraffic() {
                (long long)total.launches, (long long)total.loaded,
                (long long)total.stored, (long long)total.loads,
                (long long)total.stores, (long long)total.blocks);
+}
+
+/// Per kernel, per access site, the shared memory requests and their
+/// wavefronts (banks=1).
+std::map<std::string, std::map<std::string, mpt::emu::BankCount>> *bankSites =
+    nullptr;
+
+void printBanks() {
+  mpt::emu::BankCount total;
+  for (const auto &[kernel, sites] : *bankSites) {
+    mpt::emu::BankCount sum;
+    std::vector<std::pair<std::string, mpt::emu::BankCount>> conflicting;
+    for (const auto &[site, c] : sites) {
+      sum.add(c);
+      if (c.conflicts)
+        conflicting.push_back({site, c});
+    }
+    total.add(sum);
+    std::fprintf(stderr,
+                 "mpt-emulate-gpu: banks: %s: %lld shared requests, %lld "
+                 "wavefronts, %lld of them bank conflicts\n",
+                 kernel.c_str(), (long long)sum.requests,
+                 (long long)sum.wavefronts, (long long)sum.conflicts);
+    std::stable_sort(conflicting.begin(), conflicting.end(),
+                     [](const auto &x, const auto &y) {
+                       return x.second.conflicts > y.second.conflicts;
+                     });
+    for (const auto &[site, c] : conflicting)
+      std::fprintf(stderr,
+                   "mpt-emulate-gpu: banks:   %lld requests, %lld "
+                   "wavefronts, %lld conflicts: %s\n",
+                   (long long)c.requests, (long long)c.wavefronts,
+                   (long long)c.conflicts, site.c_str());
+  }
+  std::fprintf(stderr,
+               "mpt-emulate-gpu: banks: total: %lld shared requests, %lld "
+               "wavefronts, %lld of them bank conflicts\n",
+               (long long)total.requests, (long long)total.wavefronts,
+               (long long)total.conflicts);
 }
 
 void fail(const char *format, ...) {
@@ -499,6 +541,11 @@ void computeLdmatrix(WarpOp &w) {
       fail("ldmatrix row address of lane %lld is not 16-byte aligned",
            (long long)t);
   }
+  // Lane 8i + r gives row r of matrix i: each matrix is a phase.
+  if (Launch &l = launch(); l.countBanks)
+    l.banks.request(
+        "nvgpu.ldmatrix (rows of 16 bytes)", w.addr,
+        w.numTiles * 8 >= kWarp ? ~0u : (1u << (w.numTiles * 8)) - 1, 16);
   for (int lane = 0; lane < kWarp; ++lane) {
     auto *out = reinterpret_cast<uint16_t *>(w.out[lane]);
     for (int i = 0; i < w.numTiles; ++i)
@@ -1056,6 +1103,16 @@ void checkGroups(std::vector<WgmmaGroup> &groups) {
     }
 }
 
+/// The calling thread's access of `bytes` bytes of shared memory at `addr`
+/// (banks=1), from the access site `site` names.
+void countShared(Launch &l, const char *site, int64_t addr, int64_t bytes) {
+  int64_t warp = l.current->linear / kWarp;
+  int lanes =
+      static_cast<int>(std::min<int64_t>(kWarp, l.threads - warp * kWarp));
+  l.banks.access(warp, lanes, static_cast<int>(l.current->linear % kWarp), site,
+                 addr, static_cast<int>(bytes));
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -1149,6 +1206,16 @@ void mpt_emu_launch(int64_t name, int64_t gx, int64_t gy, int64_t gz,
       l.blockId[2] = origin[2] + r / (cx * cy);
     }
     runCluster(c);
+    for (Launch *l : c.blocks)
+      if (l->countBanks) {
+        if (!bankSites) {
+          bankSites =
+              new std::map<std::string,
+                           std::map<std::string, mpt::emu::BankCount>>();
+          std::atexit(printBanks);
+        }
+        l->banks.flush((*bankSites)[kernel]);
+      }
   }
   Traffic sum;
   for (Launch *l : c.blocks) {
@@ -1204,12 +1271,14 @@ void mpt_emu_aligned(int64_t what, int64_t addr, int64_t alignment) {
 /// `bufferAddr` and has `bufferBytes` bytes (-1: the block's).
 void mpt_emu_shared_access(int64_t what, int64_t addr, int64_t bytes,
                            int64_t bufferAddr, int64_t bufferBytes) {
-  const Launch &l = launch();
+  Launch &l = launch();
   int64_t base = reinterpret_cast<int64_t>(l.shared);
   if (addr < base || addr + bytes > base + l.sharedBytes)
     fail("%s: bytes [%lld, %lld) of %lld bytes of shared memory",
          reinterpret_cast<const char *>(what), (long long)(addr - base),
          (long long)(addr - base + bytes), (long long)l.sharedBytes);
+  if (l.countBanks)
+    countShared(l, reinterpret_cast<const char *>(what), addr, bytes);
   if (bufferBytes >= 0 &&
       (addr < bufferAddr || addr + bytes > bufferAddr + bufferBytes))
     fail("%s: bytes [%lld, %lld) of shared memory, outside its buffer, "
@@ -1226,6 +1295,8 @@ void mpt_emu_traffic(int64_t bytes, int32_t store) {
 }
 
 void mpt_emu_count_async() { launch().countAsync = true; }
+
+void mpt_emu_count_banks() { launch().countBanks = true; }
 
 /// 0-2: thread id, 3-5: block id, 6-8: block size, 9-11: grid size (x, y,
 /// z).
@@ -1381,6 +1452,9 @@ void mpt_emu_cp_async(int64_t dst, int64_t dstBase, int64_t dstSpan,
     fail("cp.async of %d bytes from or to an address not aligned to %d",
          dstBytes, dstBytes);
   checkRange("cp.async (shared memory)", dst, dstBytes, dstBase, dstSpan);
+  if (l.countBanks)
+    countShared(l, "nvgpu.device_async_copy (its shared memory side)", dst,
+                dstBytes);
   if (srcBytes > 0)
     checkRange("cp.async (global memory)", src, srcBytes, srcBase, srcSpan);
   // The destination is undefined until the copy completes: a thread that
@@ -1800,6 +1874,7 @@ const RuntimeFunction *getRuntimeFunctions(size_t &count) {
       {"mpt_emu_shuffle", reinterpret_cast<void *>(&mpt_emu_shuffle)},
       {"mpt_emu_traffic", reinterpret_cast<void *>(&mpt_emu_traffic)},
       {"mpt_emu_count_async", reinterpret_cast<void *>(&mpt_emu_count_async)},
+      {"mpt_emu_count_banks", reinterpret_cast<void *>(&mpt_emu_count_banks)},
       {"mpt_emu_out_of_bounds",
        reinterpret_cast<void *>(&mpt_emu_out_of_bounds)},
       {"mpt_emu_shared_access",

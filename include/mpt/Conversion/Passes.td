@@ -909,6 +909,13 @@ def GPUEmulation : Pass<"mpt-gpu-emulation", "::mlir::ModuleOp"> {
            "vector loads and stores, cp.async and TMA copies and stores: "
            "what they read or write there); the emulator prints them per "
            "kernel, with its launches and their blocks, when the program "
+           "exits">,
+    Option<"banks", "banks", "bool", /*default=*/"false",
+           "Count the wavefronts of each kernel's shared memory accesses "
+           "(memref and vector loads and stores, ldmatrix, the shared "
+           "memory side of cp.async) and how many of them are bank "
+           "conflicts; the emulator prints them per kernel, and per access "
+           "with its location where it has conflicts, when the program "
            "exits">
   ];
   let dependentDialects = [

@@ -161,6 +161,12 @@ struct EmulateGPUOptions : public GPUKernelOptions<EmulateGPUOptions> {
                      "kernel's threads load from and store to device memory "
                      "(printed per kernel at exit)"),
       llvm::cl::init(false)};
+  Opt<bool> banks{
+      *this, "banks",
+      llvm::cl::desc("Count the wavefronts and bank conflicts of each "
+                     "kernel's shared memory accesses (printed per kernel "
+                     "and access at exit)"),
+      llvm::cl::init(false)};
 };
 
 /// The first part of mpt-lower-to-nvvm and mpt-emulate-gpu:

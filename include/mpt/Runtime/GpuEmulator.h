@@ -151,6 +151,12 @@ void mpt_emu_traffic(int64_t bytes, int32_t store);
 /// copies (cp.async, TMA loads and stores) count as loads and stores too,
 /// with the bytes they read from or write to device memory.
 void mpt_emu_count_async();
+/// Called at the start of a kernel with banks=1: the block's shared memory
+/// accesses (mpt_emu_shared_access, ldmatrix, cp.async's shared side) are
+/// grouped into warp requests and their wavefronts counted
+/// (mpt/Runtime/SharedBanks.h); a process that counted any prints them per
+/// kernel, and per access with bank conflicts, to stderr when it exits.
+void mpt_emu_count_banks();
 /// Fails: `elements` elements from `index` along dimension `dim` (of `size`
 /// elements) of the access that the string at `what` describes are not all
 /// in it.

@@ -1007,6 +1007,10 @@ struct GPUEmulationPass : public mpt::impl::GPUEmulationBase<GPUEmulationPass> {
     checkBounds(fn, rt, symbols);
     if (traffic)
       countTraffic(fn, rt);
+    if (banks) { // its shared accesses call mpt_emu_shared_access anyway
+      OpBuilder entry = OpBuilder::atBlockBegin(&fn.front());
+      rt.call(entry, fn.getLoc(), "mpt_emu_count_banks", {});
+    }
     if (failed(KernelConverter(fn, rt).run()))
       return failure();
     return fn;

@@ -34,6 +34,7 @@ void mpt::buildEmulateGPUPipeline(OpPassManager &pm,
   pm.addPass(createLowerSmCount(device));
   GPUEmulationOptions emulation;
   emulation.traffic = options.traffic;
+  emulation.banks = options.banks;
   pm.addPass(createGPUEmulation(emulation));
   std::string error;
   llvm::raw_string_ostream os(error);
