@@ -40,13 +40,13 @@
 // tiles shrink to fill the grid on these small shapes. A batch_matmul
 // with K = 32 (each batch a TMA coordinate of its own: 3-d copies, K
 // zero-filled past 32) too.
-// REMARK-WGMMA: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 18432 bytes of shared memory, fused rounding to f16
-// REMARK-WGMMA: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 18432 bytes of shared memory, fused rounding to bf16
-// REMARK-WGMMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 18432 bytes of shared memory, fused rounding to f16
-// WG-TILES: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n256k16 from TMA tiles (128-byte swizzle), block 128x256x64, 2 warpgroups of 64x256, 1-stage mbarrier pipeline, 134144 bytes of shared memory, fused rounding to f16
+// REMARK-WGMMA: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 19456 bytes of shared memory, fused rounding to f16
+// REMARK-WGMMA: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 19456 bytes of shared memory, fused rounding to bf16
+// REMARK-WGMMA: remark: matmul 64x64x32 (batch 4) on Tensor Cores: wgmma m64n64k16 from TMA tiles (128-byte swizzle), block 64x64x64, 1 warpgroup of 64x64, 1-stage mbarrier pipeline, 19456 bytes of shared memory, fused rounding to f16
+// WG-TILES: remark: matmul 128x256x64 on Tensor Cores: wgmma m64n256k16 from TMA tiles (128-byte swizzle), block 128x256x64, 2 warpgroups of 64x256, 1-stage mbarrier pipeline, 136192 bytes of shared memory, fused rounding to f16
 // The batch_matmul with the same block tile, larger than its matrices:
 // zero-filled boxes and guarded stores.
-// WG-TILES: remark: matmul 64x64x32 (batch 4) on Tensor Cores: wgmma m64n256k16 from TMA tiles (128-byte swizzle), block 128x256x64, 2 warpgroups of 64x256, 1-stage mbarrier pipeline, 134144 bytes of shared memory, fused rounding to f16
+// WG-TILES: remark: matmul 64x64x32 (batch 4) on Tensor Cores: wgmma m64n256k16 from TMA tiles (128-byte swizzle), block 128x256x64, 2 warpgroups of 64x256, 1-stage mbarrier pipeline, 136192 bytes of shared memory, fused rounding to f16
 // WG-TILES-PTX-DAG: .maxntid 256, 1, 1
 // WG-TILES-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // WG-TILES-PTX-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16

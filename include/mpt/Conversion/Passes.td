@@ -52,7 +52,9 @@ def ConvertLinalgToTensorCores
       copies of the next K tiles overlap the products of this one; warps load
       their fragments with `ldmatrix` (B transposed) and accumulate in f32
       registers. Rows of the shared tiles are padded by 8 elements against
-      bank conflicts. `sm_90` (without the `a`) uses this kernel too.
+      bank conflicts, and the copies of rows shorter than 8 chunks go down
+      8 rows at a time (`mpt-emulate-gpu{banks=1}` counts no conflict in
+      these kernels). `sm_90` (without the `a`) uses this kernel too.
     - `sm_90a` (f16, bf16): warpgroup `wgmma.mma_async` m64nNk16 reading both
       operands from shared memory through matrix descriptors. Thread 0 copies
       the tiles with TMA (`cp.async.bulk.tensor`, 128-byte swizzle; the

@@ -194,9 +194,22 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
   struct Staged {
     SmallVector<Value> a, b;
   };
+  // A's vectors: a warp takes 8 consecutive K (a vector of vec.a at lane %
+  // (8 / vec.a)) of 4 vec.a consecutive rows (lane / (8 / vec.a)), the
+  // warps of a row of 8 K side by side along K: their transposed stores of
+  // element e then hit distinct banks (row + 4 K mod 32 with rows padded
+  // to 4 mod 32 words), where taking all `step` K of a row (16 at 64x64)
+  // put K and K + 8 of one row in one bank. A warp reads 32 bytes of each
+  // row, whole sectors, as before.
   auto indexA = [&](IndexMath &lm, int64_t v) {
-    Value idx = lm.mul(lm.add(tid, v * kThreads), vec.a);
-    return std::make_pair(lm.rem(idx, step), lm.div(idx, step)); // k, row
+    const int64_t perRow = 8 / vec.a, rows = 4 * vec.a, kBlocks = step / 8;
+    Value q = lm.add(tid, v * kThreads);
+    Value lane = lm.rem(q, 32), warp = lm.div(q, 32);
+    Value k = lm.add(lm.mul(lm.rem(warp, kBlocks), 8),
+                     lm.mul(lm.rem(lane, perRow), vec.a));
+    Value row =
+        lm.add(lm.mul(lm.div(warp, kBlocks), rows), lm.div(lane, perRow));
+    return std::make_pair(k, row);
   };
   auto indexB = [&](IndexMath &lm, int64_t v) {
     Value idx = lm.mul(lm.add(tid, v * kThreads), vec.b);

@@ -210,6 +210,27 @@ struct FusedEpilogue {
   void erase(mlir::Value acc) const;
 };
 
+/// How consecutive threads take the 16-byte chunks of a shared tile of
+/// `rows` rows of `perRow` chunks, `rowUnits` 16-byte units apart, against
+/// bank conflicts. Shared memory serves 16-byte accesses a quarter-warp (8
+/// threads, 128 bytes of the 32 banks) at a time; thread c's quarter-warp
+/// takes a block of `phaseRows` rows x 8 / `phaseRows` chunks (thread c %
+/// 8 row-major in it), the blocks row-major over the tile. Along whole rows
+/// (one row, or 8 / perRow rows of short ones: the plain row-major order)
+/// unless another block has fewer conflicts, as for rows of 4 chunks padded
+/// to 5, where the plain order puts chunks 0-3 and 5-8 of a quarter-warp
+/// in the same banks and 8 rows of one chunk cover them all. A warp's 32
+/// threads read the same rows and chunks of global memory either way when
+/// rows have at most 4 chunks.
+struct QuarterWarpChunks {
+  int64_t perRow = 1, phaseRows = 1;
+  QuarterWarpChunks(int64_t rows, int64_t perRow, int64_t rowUnits);
+  /// (row, chunk) of thread-ordered chunk `c`.
+  std::pair<mlir::Value, mlir::Value> at(IndexMath &im, mlir::Value c) const;
+  /// The bank conflicts (extra wavefronts) of one pass of 8 perRow chunks.
+  static int64_t conflicts(int64_t perRow, int64_t phaseRows, int64_t rowUnits);
+};
+
 /// Hands `rows` x `cols` f32 of the shared `staging` tile (from its origin)
 /// to `store` four columns at a time, as (`rowBase` + r, `colBase` + c):
 /// thread `tx` of `threads` takes rows of four tx, tx + threads, ...,

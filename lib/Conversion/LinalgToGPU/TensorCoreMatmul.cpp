@@ -87,6 +87,51 @@ std::pair<Value, Value> BlockOrder::tileOfLinear(IndexMath &im,
           arith::DivUIOp::create(im.b, im.loc, inGroup, rows)};
 }
 
+mpt::tc::QuarterWarpChunks::QuarterWarpChunks(int64_t rows, int64_t perRow,
+                                              int64_t rowUnits)
+    : perRow(perRow), phaseRows(std::max<int64_t>(1, 8 / perRow)) {
+  if (perRow % std::max<int64_t>(1, 8 / phaseRows) || rows % phaseRows) {
+    phaseRows = 0; // a quarter-warp's chunks wrap: keep the plain order
+    return;
+  }
+  int64_t best = conflicts(perRow, phaseRows, rowUnits);
+  for (int64_t h = 1; h <= 8; h *= 2)
+    if (perRow % (8 / h) == 0 && rows % h == 0) {
+      int64_t n = conflicts(perRow, h, rowUnits);
+      if (n < best) {
+        best = n;
+        phaseRows = h;
+      }
+    }
+}
+
+int64_t mpt::tc::QuarterWarpChunks::conflicts(int64_t perRow, int64_t phaseRows,
+                                              int64_t rowUnits) {
+  const int64_t width = 8 / phaseRows, blocks = perRow / width;
+  int64_t extra = 0;
+  for (int64_t p = 0; p < perRow; ++p) { // the quarter-warps of 8 rows
+    int64_t perGroup[8] = {}, most = 0;
+    for (int64_t q = 0; q < 8; ++q) {
+      int64_t row = p / blocks * phaseRows + q / width;
+      int64_t chunk = p % blocks * width + q % width;
+      most = std::max(most, ++perGroup[(row * rowUnits + chunk) % 8]);
+    }
+    extra += most - 1;
+  }
+  return extra;
+}
+
+std::pair<Value, Value> mpt::tc::QuarterWarpChunks::at(IndexMath &im,
+                                                       Value c) const {
+  if (phaseRows == 0)
+    return {im.div(c, perRow), im.rem(c, perRow)};
+  const int64_t width = 8 / phaseRows, blocks = perRow / width;
+  Value p = im.div(c, 8), q = im.rem(c, 8);
+  Value row = im.add(im.mul(im.div(p, blocks), phaseRows), im.div(q, width));
+  Value chunk = im.add(im.mul(im.rem(p, blocks), width), im.rem(q, width));
+  return {row, chunk};
+}
+
 void mpt::tc::storeStagedRows(OpBuilder &b, Location loc, Value staging,
                               int64_t rows, int64_t cols, Value tx,
                               int64_t threads, Value batch, Value rowBase,
@@ -95,12 +140,14 @@ void mpt::tc::storeStagedRows(OpBuilder &b, Location loc, Value staging,
                               StoreFn store) {
   IndexMath im{b, loc};
   int64_t perRow = cols / 4;
+  QuarterWarpChunks order(
+      rows, perRow, cast<MemRefType>(staging.getType()).getDimSize(1) / 4);
   auto copy =
       scf::ForOp::create(b, loc, tx, im.c(rows * perRow), im.c(threads));
   OpBuilder cb = OpBuilder::atBlockBegin(copy.getBody());
   IndexMath cm{cb, loc};
-  Value i = copy.getInductionVar();
-  Value row = cm.div(i, perRow), col = cm.mul(cm.rem(i, perRow), 4);
+  auto [row, chunk] = order.at(cm, copy.getInductionVar());
+  Value col = cm.mul(chunk, 4);
   Value v =
       vector::LoadOp::create(cb, loc, VectorType::get({4}, b.getF32Type()),
                              staging, ValueRange{row, col},
@@ -1138,6 +1185,10 @@ struct ConvertLinalgToTensorCoresPass
                         Value rowBase, Value colBase, int64_t rowsIn,
                         int64_t colsIn) {
         int64_t perRow = cols / chunk, total = rows * perRow;
+        // A padded row, in 16-byte units.
+        QuarterWarpChunks order(rows, perRow,
+                                cast<MemRefType>(dst.getType()).getDimSize(2) *
+                                    bytes / 16);
         for (int64_t first = 0; first < total; first += threads) {
           Value c = cm.add(tx, first);
           scf::IfOp guard;
@@ -1148,7 +1199,8 @@ struct ConvertLinalgToTensorCoresPass
           }
           OpBuilder gb = guard ? guard.getThenBodyBuilder() : cb;
           IndexMath gm{gb, loc};
-          Value row = gm.div(c, perRow), col = gm.mul(gm.rem(c, perRow), chunk);
+          auto [row, chunkIndex] = order.at(gm, c);
+          Value col = gm.mul(chunkIndex, chunk);
           Value srcRow = gm.add(rowBase, row);
           Value srcCol = gm.add(colBase, col);
           // A chunk past the edge of A or B copies fewer elements (none

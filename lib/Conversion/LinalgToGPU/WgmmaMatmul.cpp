@@ -29,10 +29,10 @@
 // with tile kt - 1 + stages. The copies of the next tiles and the products of
 // this one overlap.
 //
-// Epilogue: the accumulators go to shared memory (rows padded by 4 floats
-// against bank conflicts), then every thread hands rows of four to the
-// store function (coalesced): the fused epilogue (rounding to f16/bf16 and
-// the elementwise ops after it), or an addition to C.
+// Epilogue: the accumulators go to shared memory (pairs of columns, rows
+// padded by 8 floats against bank conflicts), then every thread hands rows of
+// four to the store function (coalesced): the fused epilogue (rounding to
+// f16/bf16 and the elementwise ops after it), or an addition to C.
 //
 // Warp-specialized: one more warpgroup, whose thread issues every copy once
 // the consumers have released the stage (a second mbarrier per stage).
@@ -86,8 +86,9 @@ constexpr int64_t kMaxSharedBytes = 227 * 1024;
 /// pattern; the dynamic shared memory is over-allocated by this much and the
 /// base rounded up.
 constexpr int64_t kSwizzleAlign = 1024;
-/// Row padding of the f32 staging tile of the epilogue, in floats.
-constexpr int64_t kStagePad = 4;
+/// Row padding of the f32 staging tile of the epilogue, in floats: rows 8
+/// mod 32 words apart for N a multiple of 32 (8, 24 for 16).
+constexpr int64_t kStagePad = 8;
 constexpr int64_t kMaxStages = 4;
 constexpr int64_t kMaxPingpongStages = 6;
 
@@ -363,9 +364,11 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // Host: TMA descriptors of A and B: boxes of `boxRows` x 64, 1 along the
   // batch dims.
   IndexMath hm{outer, loc};
-  // The tensor map of `source` with boxes of `boxShape` (swizzled: the
-  // operands' 128-byte rows; not: the epilogue's store buffers).
-  auto makeMap = [&](Value source, ArrayRef<int64_t> boxShape, bool swizzled) {
+  // The tensor map of `source` with boxes of `boxShape`, whose rows lie in
+  // shared memory with a swizzle of `swizzleBytes` (the operands' 128-byte
+  // rows, the store buffers' 64 or 128; 0: none).
+  auto makeMap = [&](Value source, ArrayRef<int64_t> boxShape,
+                     int64_t swizzleBytes) {
     Type element = cast<MemRefType>(source.getType()).getElementType();
     Value unranked = memref::CastOp::create(
         outer, loc, UnrankedMemRefType::get(element, Attribute()), source);
@@ -373,10 +376,12 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         MemRefType::get(boxShape, element, MemRefLayoutAttrInterface(), shared);
     auto type = nvgpu::TensorMapDescriptorType::get(
         ctx, box,
-        swizzled ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
-                 : nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
-        swizzled ? nvgpu::TensorMapL2PromoKind::L2PROMO_256B
-                 : nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        swizzleBytes == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+        : swizzleBytes == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
+        : swizzleBytes == 32 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_32B
+                             : nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+        swizzleBytes == 128 ? nvgpu::TensorMapL2PromoKind::L2PROMO_256B
+                            : nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
     SmallVector<Value> sizes;
@@ -391,7 +396,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     SmallVector<int64_t> boxShape(rank, 1);
     boxShape[o.rows.back()] = boxRows;
     boxShape[o.cols.back()] = 64;
-    return makeMap(o.source, boxShape, /*swizzled=*/true);
+    return makeMap(o.source, boxShape, /*swizzleBytes=*/128);
   };
   // The coordinates (innermost first) of the box of `o` whose first row is
   // `row` and first column `col`, in batch `batch` (null: none).
@@ -433,8 +438,12 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   };
   Value ptrA = toPointer(hostA), ptrB = toPointer(hostB);
   // The TMA store epilogue: the fused epilogue's output ([batch,] M x N) in
-  // boxes of a consumer's rows x 32.
+  // boxes of a consumer's rows x 32, rows swizzled by their width (64 bytes
+  // of f16): a warp's pairs of 8 rows x 4 columns, all in 4 banks of 64-byte
+  // rows without, cover the 32 banks with the 64-byte swizzle (2 ways for
+  // f32, whose 128-byte rows the 128-byte swizzle spreads less).
   const int64_t chunk = WgmmaTiles::kStoreChunk;
+  const int64_t storeRowBytes = chunk * t.storeBytes;
   SmallVector<int64_t> storeBox;
   Value hostOut, ptrOut;
   if (t.storeBytes) {
@@ -442,7 +451,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     storeBox.assign(rank, 1);
     storeBox[rank - 2] = t.consumerRows();
     storeBox[rank - 1] = chunk;
-    hostOut = makeMap(epilogue->out, storeBox, /*swizzled=*/false);
+    hostOut = makeMap(epilogue->out, storeBox, storeRowBytes);
     // The kernel writes the tensor through this map (mpt::builtAccessesOf).
     hostOut.getDefiningOp()->setAttr(mpt::MPTDialect::getTmaStoreAttrName(),
                                      UnitAttr::get(ctx));
@@ -965,9 +974,20 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                     .getResult());
             result = guard.getResult(0);
           }
+          // The box's row and column, the column's 16-byte unit XORed
+          // with bits [7, ...) of the row's offset (the buffers are
+          // aligned to the swizzle's 1024-byte pattern).
+          Value boxRow = sm.sub(row, rowBase);
+          Value byte =
+              sm.mul(sm.sub(col, sm.add(tile.nBase, c * chunk)), t.storeBytes);
+          Value unit = arith::XOrIOp::create(
+              sb, loc, sm.div(byte, 16),
+              sm.rem(sm.div(sm.mul(boxRow, storeRowBytes), 128),
+                     storeRowBytes / 16));
           SmallVector<Value> index(rank - 2, sm.c(0));
-          index.push_back(sm.sub(row, rowBase));
-          index.push_back(sm.sub(col, sm.add(tile.nBase, c * chunk)));
+          index.push_back(boxRow);
+          index.push_back(
+              sm.div(sm.add(sm.mul(unit, 16), sm.rem(byte, 16)), t.storeBytes));
           vector::StoreOp::create(sb, loc, result, buffer, index,
                                   /*nontemporal=*/false,
                                   llvm::Align(2 * t.storeBytes));
@@ -1148,33 +1168,36 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     Value rowBase =
         t.pingpong ? tile.mBase : cm.add(tile.mBase, cm.mul(warpgroup, 64));
 
-    if (persistent) {
-      // Straight from the registers (the stages stay the producer's): in
-      // the m64nNk16 layout, register r of thread l of warp w of the
-      // warpgroup is row 16 w + l / 4 + 8 ((r / 2) % 2), column
-      // 8 (r / 4) + 2 (l % 4) + r % 2; pairs r, r + 1 are adjacent columns.
-      // The accumulator is what the NVVM lowering makes of it, a struct of
-      // one struct of bn / 2 floats per 64 rows; the casts cancel there.
+    // In the m64nNk16 layout, register r of thread l of warp w of the
+    // warpgroup is row 16 w + l / 4 + 8 ((r / 2) % 2), column
+    // 8 (r / 4) + 2 (l % 4) + r % 2; pairs r, r + 1 are adjacent columns.
+    // The accumulator is what the NVVM lowering makes of it, a struct of
+    // one struct of bn / 2 floats per 64 rows; the casts cancel there.
+    Value regs, row0, col0;
+    auto pairType = VectorType::get({2}, f32);
+    auto pairAt = [&](OpBuilder &pb, int64_t m, int64_t r) -> Value {
+      return vector::FromElementsOp::create(
+          pb, loc, pairType,
+          ValueRange{LLVM::ExtractValueOp::create(pb, loc, regs,
+                                                  ArrayRef<int64_t>{m, r}),
+                     LLVM::ExtractValueOp::create(
+                         pb, loc, regs, ArrayRef<int64_t>{m, r + 1})});
+    };
+    {
       auto fragment = LLVM::LLVMStructType::getLiteral(
           ctx, SmallVector<Type>(t.bn / 2, f32));
-      Value regs = UnrealizedConversionCastOp::create(
-                       cb, loc,
-                       LLVM::LLVMStructType::getLiteral(
-                           ctx, SmallVector<Type>(rows / 64, fragment)),
-                       result)
-                       .getResult(0);
+      regs = UnrealizedConversionCastOp::create(
+                 cb, loc,
+                 LLVM::LLVMStructType::getLiteral(
+                     ctx, SmallVector<Type>(rows / 64, fragment)),
+                 result)
+                 .getResult(0);
       Value lane = cm.rem(tx, 32), warp = cm.rem(cm.div(tx, 32), 4);
-      Value row0 = cm.add(cm.add(rowBase, cm.mul(warp, 16)), cm.div(lane, 4));
-      Value col0 = cm.add(tile.nBase, cm.mul(cm.rem(lane, 4), 2));
-      auto pairType = VectorType::get({2}, f32);
-      auto pairAt = [&](OpBuilder &pb, int64_t m, int64_t r) -> Value {
-        return vector::FromElementsOp::create(
-            pb, loc, pairType,
-            ValueRange{LLVM::ExtractValueOp::create(pb, loc, regs,
-                                                    ArrayRef<int64_t>{m, r}),
-                       LLVM::ExtractValueOp::create(
-                           pb, loc, regs, ArrayRef<int64_t>{m, r + 1})});
-      };
+      row0 = cm.add(cm.add(rowBase, cm.mul(warp, 16)), cm.div(lane, 4));
+      col0 = cm.add(tile.nBase, cm.mul(cm.rem(lane, 4), 2));
+    }
+    if (persistent) {
+      // Straight from the registers (the stages stay the producer's).
       if (t.storeBytes) {
         storeThroughTma(cb, tile, rowBase, row0, col0, pairAt);
         return;
@@ -1196,17 +1219,20 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         }
       return;
     }
-    // The stages are free: stage the accumulators in shared memory. The
-    // store places warp w's rows at 16 w (w counted over the block, not the
-    // warpgroup), so every warpgroup stores through the same 64-row view of
-    // the block's tile and lands on its own rows.
+    // The stages are free: stage the accumulators in shared memory, pairs
+    // of columns (8-byte stores: a half-warp's 4 rows x 4 pairs, rows 8
+    // mod 32 words apart, cover the 32 banks once).
     sync(cb);
     int64_t stride = t.bn + kStagePad;
     Value staging = view(cb, cm.c(0), {t.bm, stride}, f32);
-    Value sixtyRows = memref::SubViewOp::create(
-        cb, loc, staging, ArrayRef<int64_t>{0, 0}, ArrayRef<int64_t>{64, t.bn},
-        ArrayRef<int64_t>{1, 1});
-    nvgpu::WarpgroupMmaStoreOp::create(cb, loc, result, sixtyRows);
+    for (int64_t m = 0; m < rows / 64; ++m)
+      for (int64_t r = 0; r < t.bn / 2; r += 2)
+        vector::StoreOp::create(
+            cb, loc, pairAt(cb, m, r), staging,
+            ValueRange{
+                cm.sub(cm.add(row0, 64 * m + 8 * ((r / 2) % 2)), tile.mBase),
+                cm.sub(cm.add(col0, 8 * (r / 4)), tile.nBase)},
+            /*nontemporal=*/false, llvm::Align(8));
     sync(cb);
     // Rows of four floats to global memory.
     storeStagedRows(cb, loc, staging, t.bm, t.bn, tx, epilogueThreads,
