@@ -47,3 +47,21 @@ def traffic(run, program, options):
         sys.exit("mpt-run failed on %s:\n%s" % (program, out.stderr[-2000:]))
     return {m.group(1): tuple(int(g) for g in m.groups()[1:])
             for m in LINE.finditer(out.stderr)}
+
+
+BANKS = re.compile(r"mpt-emulate-gpu: banks: (\S+): (\d+) shared requests, "
+                   r"(\d+) wavefronts, (\d+) of them bank conflicts")
+
+
+def banks(run, program, options):
+    """Per kernel (and "total"): shared memory requests, wavefronts and bank
+    conflicts of one step emulated with `options` (mpt-emulate-gpu options,
+    the chip included) and banks=1."""
+    out = subprocess.run(
+        [run, program, "--entry=train_step", "--seed=1",
+         "--emulate-gpu=banks=1 " + options],
+        capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("mpt-run failed on %s:\n%s" % (program, out.stderr[-2000:]))
+    return {m.group(1): tuple(int(g) for g in m.groups()[1:])
+            for m in BANKS.finditer(out.stderr)}
