@@ -1015,3 +1015,35 @@ TEST(GpuEmulatorDeathTest, ClustersTileTheGrid) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Bank conflicts (banks=1)
+//===----------------------------------------------------------------------===//
+
+/// 64 threads: f32 stores 2 words apart (two-way conflicts), then loads of
+/// consecutive words (none), and 4 ldmatrix rows of a 64-byte-wide tile
+/// (rows 0, 2, 4 and 6 of each matrix in the same banks: four-way).
+void bankKernel(void *, void *shared, int64_t) {
+  mpt_emu_count_banks();
+  static const char strided[] = "strided store", dense[] = "dense load";
+  auto *s = static_cast<char *>(shared);
+  mpt_emu_shared_access(addr(strided), addr(s + 8 * tid()), 4, addr(s), 1024);
+  mpt_emu_shared_access(addr(dense), addr(s + 4 * tid()), 4, addr(s), 1024);
+  uint16_t out[8];
+  mpt_emu_ldmatrix(addr(s + 64 * (tid() % 32)), addr(s), 4096, 4, 0, addr(out));
+}
+
+TEST(GpuEmulatorDeathTest, BankConflictsArePrintedPerKernelAndAccess) {
+  EXPECT_EXIT(
+      {
+        launch(bankKernel, nullptr, 64, 4096);
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0),
+      "banks: test: 6 shared requests, 38 wavefronts, 26 of them bank "
+      "conflicts\n"
+      ".*banks:   2 requests, 32 wavefronts, 24 conflicts: nvgpu.ldmatrix "
+      "\\(rows of 16 bytes\\)\n"
+      ".*banks:   2 requests, 4 wavefronts, 2 conflicts: strided store\n"
+      ".*banks: total: 6 shared requests");
+}

@@ -51,7 +51,8 @@ def ConvertLinalgToTensorCores
       bypassing L1) into a ring of `stages` buffers (default 2), so that the
       copies of the next K tiles overlap the products of this one; warps load
       their fragments with `ldmatrix` (B transposed) and accumulate in f32
-      registers. Rows of the shared tiles are padded by 8 elements against
+      registers. Rows of the shared tiles are padded to an odd number of
+      16-byte units (by 8 elements, or none for rows of one unit) against
       bank conflicts, and the copies of rows shorter than 8 chunks go down
       8 rows at a time (`mpt-emulate-gpu{banks=1}` counts no conflict in
       these kernels). `sm_90` (without the `a`) uses this kernel too.

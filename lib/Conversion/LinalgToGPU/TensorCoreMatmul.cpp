@@ -212,15 +212,19 @@ struct Tiles {
 /// K of one mma.sync: m16n8k16 for 16-bit operands, m16n8k8 for tf32.
 int64_t fragmentK(Type element) { return element.isF32() ? 8 : 16; }
 
-/// Row padding of the shared tiles of A and B, in elements, against bank
-/// conflicts: 16 bytes for `ldmatrix` rows of 16-bit elements; for tf32,
-/// whose fragments are loaded one element per thread, A rows 4 words apart
-/// (4 row + column covers the 32 banks) and B rows 8 words apart (8 row +
-/// column does).
-std::pair<int64_t, int64_t> sharedPads(Type element) {
+/// Row padding, in elements, of a shared tile of A or B whose rows hold
+/// `cols` elements, against bank conflicts. 16-bit elements: rows an odd
+/// number of 16-byte units apart, so that the 8 rows an `ldmatrix` matrix
+/// (and a quarter-warp's copies down a column) reads cover the 32 banks: 8
+/// elements where a row is an even number of units, none where it is odd
+/// (a tile 8 wide: rows of one unit, 32 bytes apart with 8 more, put rows
+/// r and r + 4 in the same banks). tf32, whose fragments are loaded one
+/// element per thread: A rows 4 words apart (4 row + column covers the 32
+/// banks) and B rows 8 words apart (8 row + column does).
+static int64_t sharedPad(Type element, int64_t cols, bool isA) {
   if (element.isF32())
-    return {4, 8};
-  return {8, 8};
+    return isA ? 4 : 8;
+  return cols * 2 / 16 % 2 ? 0 : 8;
 }
 
 /// The shapes of a stage of the mma.sync kernel's shared tiles of A and B,
@@ -228,12 +232,14 @@ std::pair<int64_t, int64_t> sharedPads(Type element) {
 /// BK x BM and BN x BK.
 std::pair<SmallVector<int64_t, 2>, SmallVector<int64_t, 2>>
 mmaSyncTileShapes(const Tiles &t, const MatmulInfo &info) {
-  auto [padA, padB] = sharedPads(info.element);
-  SmallVector<int64_t, 2> a{t.bm, t.bk + padA}, b{t.bk, t.bn + padB};
-  if (info.transposedA)
-    a = {t.bk, t.bm + padA};
-  if (info.transposedB)
-    b = {t.bn, t.bk + padB};
+  auto padded = [&](int64_t rows, int64_t cols, bool isA) {
+    return SmallVector<int64_t, 2>{rows,
+                                   cols + sharedPad(info.element, cols, isA)};
+  };
+  SmallVector<int64_t, 2> a =
+      info.transposedA ? padded(t.bk, t.bm, true) : padded(t.bm, t.bk, true);
+  SmallVector<int64_t, 2> b =
+      info.transposedB ? padded(t.bn, t.bk, false) : padded(t.bk, t.bn, false);
   return {a, b};
 }
 

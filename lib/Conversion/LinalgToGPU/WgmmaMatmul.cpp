@@ -946,11 +946,30 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       // Register r of a thread holds column 8 (r / 4) + ..., so those of
       // chunk c are 2 chunk c / 8 .. (the 16 of each 64 rows).
       const int64_t perChunk = chunk / 2;
+      // With f32, the lanes of row g (of 8) write the chunk's groups of 8
+      // columns in the order j ^ (g % 4), each pair chosen among the four
+      // by selects: a half-warp's 4 rows x 4 pairs then land in 8 distinct
+      // 16-byte units of the 128-byte swizzle, where all on group j put
+      // rows g and g ^ 1 on the same units (two-way).
+      Value rowGroup = sm.rem(sm.div(sm.rem(tx, 32), 4), 4);
       for (int64_t m = 0; m < rows / 64; ++m)
         for (int64_t r = c * perChunk; r < (c + 1) * perChunk; r += 2) {
           Value pair = pairAt(sb, m, r);
           Value row = sm.add(row0, 64 * m + 8 * ((r / 2) % 2));
           Value col = sm.add(col0, 8 * (r / 4));
+          if (t.storeBytes == 4) {
+            const int64_t first = r / 4 - r / 4 % 4, half = r % 4;
+            Value group =
+                arith::XOrIOp::create(sb, loc, sm.c(r / 4 % 4), rowGroup);
+            pair = pairAt(sb, m, 4 * first + half);
+            for (int64_t q = 1; q < 4; ++q)
+              pair = arith::SelectOp::create(
+                  sb, loc,
+                  arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::eq,
+                                        group, sm.c(q)),
+                  pairAt(sb, m, 4 * (first + q) + half), pair);
+            col = sm.add(col0, sm.mul(sm.add(group, first), 8));
+          }
           // Outside C (a partial tile) nothing is evaluated, since the
           // epilogue's other inputs end there; TMA does not store it.
           Value result;
