@@ -22,9 +22,12 @@ fourth: their grids follow the device at run time), the SIMT kernel's
 vector width. Each case is written by emulate_gemm.py gen, lowered and run
 by `MPT_RUN --emulate-gpu=...` and compared by emulate_gemm.py check with its
 tolerances (a tf32 case that a SIMT kernel computes, exactly, against the
-exact f32 reference). Prints one line per failing case with the command that
-reproduces it, then how many cases took each kernel and
-"N cases, all correct" or "K of N cases failed" (exit status 1).
+exact f32 reference). Every case also counts its kernels' shared memory
+bank conflicts (banks=1). Prints one line per failing case with the command
+that reproduces it, and one per case with bank conflicts (with the accesses
+that have them), then how many cases took each kernel, "bank conflicts in
+K of N cases" and "N cases, all correct" or "K of N cases failed" (exit
+status 1).
 """
 import os
 import re
@@ -48,6 +51,8 @@ KERNELS = [("wgmma clusters",
            ("wmma", re.compile(r"on Tensor Cores: WMMA")),
            ("tiled SIMT", re.compile(r"tiled SIMT kernel")),
            ("SIMT loops", re.compile(r"not on Tensor Cores"))]
+BANKS = re.compile(r"banks: total: \d+ shared requests, (\d+) wavefronts, "
+                   r"(\d+) of them bank conflicts")
 # Largest multiply-adds of a case, to keep the emulation short.
 MAX_MACS = 3_000_000
 
@@ -144,7 +149,7 @@ def main():
     cluster_n_rng = np.random.default_rng([args.seed, 3])
     device_rng = np.random.default_rng([args.seed, 4])
     here = os.path.abspath(__file__)
-    failed, taken = 0, {}
+    failed, conflicted, taken = 0, 0, {}
     for i in range(args.cases):
         chip, dtype, m, n, k, flags, options = draw(rng, cluster_rng,
                                                     cluster_n_rng, device_rng)
@@ -160,7 +165,8 @@ def main():
             inputs.append("c")
         run = [args.mpt_run, os.path.join(d, "p.mlir")]
         run += ["--input=" + os.path.join(d, x + ".npy") for x in inputs]
-        run += ["--emulate-gpu=" + " ".join(options), "--output-dir=" + d]
+        run += ["--emulate-gpu=" + " ".join(options + ["banks=1"]),
+                "--output-dir=" + d]
         out = subprocess.run(run, capture_output=True, text=True)
         kernel = next((name for name, pattern in KERNELS
                        if pattern.search(out.stderr)), "no remark")
@@ -173,6 +179,16 @@ def main():
                 out.returncode, out.stderr.strip().splitlines()[-1:])
         else:
             ok, line = emulate_gemm.check(d)
+        banks = BANKS.search(out.stderr)
+        if banks and int(banks.group(2)):
+            conflicted += 1
+            accesses = [text for text in out.stderr.splitlines()
+                        if "banks:   " in text]
+            print("BANK CONFLICTS case %d (%s %s %dx%dx%d %s %s): %s of %s "
+                  "wavefronts" % (i, chip, dtype, m, n, k, " ".join(flags),
+                                  " ".join(options), banks.group(2),
+                                  banks.group(1)))
+            print("\n".join(accesses), flush=True)
         if not ok:
             failed += 1
             print("FAILED case %d (%s %s %dx%dx%d %s): %s\n  %s\n  %s"
@@ -181,6 +197,7 @@ def main():
     for name, _ in KERNELS + [("no remark", None)]:
         if name in taken:
             print("kernel %s: %d cases" % (name, taken[name]))
+    print("bank conflicts in %d of %d cases" % (conflicted, args.cases))
     sweep.finish(failed, args.cases, "all correct")
 
 
