@@ -219,11 +219,14 @@ int64_t fragmentK(Type element) { return element.isF32() ? 8 : 16; }
 /// elements where a row is an even number of units, none where it is odd
 /// (a tile 8 wide: rows of one unit, 32 bytes apart with 8 more, put rows
 /// r and r + 4 in the same banks). tf32, whose fragments are loaded one
-/// element per thread: A rows 4 words apart (4 row + column covers the 32
-/// banks) and B rows 8 words apart (8 row + column does).
-static int64_t sharedPad(Type element, int64_t cols, bool isA) {
+/// element per thread, lane 4 g + t taking row g and column t of a tile
+/// whose rows are M or N (A, B transposed) and row t and column g of one
+/// whose rows are K (`rowsAreK`: B, A transposed): rows 4 mod 8 words
+/// apart in the first case (4 g + t covers the 32 banks), 8 mod 16 in the
+/// second (8 t + g does).
+static int64_t sharedPad(Type element, int64_t cols, bool rowsAreK) {
   if (element.isF32())
-    return isA ? 4 : 8;
+    return rowsAreK ? (24 - cols % 16) % 16 : (12 - cols % 8) % 8;
   return cols * 2 / 16 % 2 ? 0 : 8;
 }
 
@@ -232,14 +235,14 @@ static int64_t sharedPad(Type element, int64_t cols, bool isA) {
 /// BK x BM and BN x BK.
 std::pair<SmallVector<int64_t, 2>, SmallVector<int64_t, 2>>
 mmaSyncTileShapes(const Tiles &t, const MatmulInfo &info) {
-  auto padded = [&](int64_t rows, int64_t cols, bool isA) {
-    return SmallVector<int64_t, 2>{rows,
-                                   cols + sharedPad(info.element, cols, isA)};
+  auto padded = [&](int64_t rows, int64_t cols, bool rowsAreK) {
+    return SmallVector<int64_t, 2>{
+        rows, cols + sharedPad(info.element, cols, rowsAreK)};
   };
   SmallVector<int64_t, 2> a =
-      info.transposedA ? padded(t.bk, t.bm, true) : padded(t.bm, t.bk, true);
+      info.transposedA ? padded(t.bk, t.bm, true) : padded(t.bm, t.bk, false);
   SmallVector<int64_t, 2> b =
-      info.transposedB ? padded(t.bn, t.bk, false) : padded(t.bk, t.bn, false);
+      info.transposedB ? padded(t.bn, t.bk, false) : padded(t.bk, t.bn, true);
   return {a, b};
 }
 

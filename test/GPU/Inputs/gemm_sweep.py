@@ -51,8 +51,6 @@ KERNELS = [("wgmma clusters",
            ("wmma", re.compile(r"on Tensor Cores: WMMA")),
            ("tiled SIMT", re.compile(r"tiled SIMT kernel")),
            ("SIMT loops", re.compile(r"not on Tensor Cores"))]
-BANKS = re.compile(r"banks: total: \d+ shared requests, (\d+) wavefronts, "
-                   r"(\d+) of them bank conflicts")
 # Largest multiply-adds of a case, to keep the emulation short.
 MAX_MACS = 3_000_000
 
@@ -179,16 +177,9 @@ def main():
                 out.returncode, out.stderr.strip().splitlines()[-1:])
         else:
             ok, line = emulate_gemm.check(d)
-        banks = BANKS.search(out.stderr)
-        if banks and int(banks.group(2)):
-            conflicted += 1
-            accesses = [text for text in out.stderr.splitlines()
-                        if "banks:   " in text]
-            print("BANK CONFLICTS case %d (%s %s %dx%dx%d %s %s): %s of %s "
-                  "wavefronts" % (i, chip, dtype, m, n, k, " ".join(flags),
-                                  " ".join(options), banks.group(2),
-                                  banks.group(1)))
-            print("\n".join(accesses), flush=True)
+        conflicted += sweep.bank_conflicts(
+            i, "%s %s %dx%dx%d %s %s" % (chip, dtype, m, n, k, " ".join(flags),
+                                         " ".join(options)), out.stderr)
         if not ok:
             failed += 1
             print("FAILED case %d (%s %s %dx%dx%d %s): %s\n  %s\n  %s"

@@ -22,7 +22,9 @@ arguments (`--seed`). Every result
 relative difference in the 2-norm (compare_results.py) of 1e-3 for fp32
 and f16 steps and 2^-7 for bf16 (TOLERANCE). Prints a line per failing
 case with the
-commands that reproduce it, then "N cases, all agree" or "K of N cases
+commands that reproduce it, and one per case whose kernels have shared
+memory bank conflicts (banks=1, with the accesses that have them), then
+"bank conflicts in K of N cases" and "N cases, all agree" or "K of N cases
 failed" (exit status 1).
 """
 import os
@@ -228,7 +230,7 @@ def main():
     cluster_n_rng = np.random.default_rng([args.seed, 3])
     compare = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "compare_results.py")
-    failed = 0
+    failed, conflicted = 0, 0
     for i in range(args.cases):
         text, flags, options, seed, precision = draw(rng, cluster_rng, cluster_n_rng)
         d = os.path.join(args.dir, "case%d" % i)
@@ -242,13 +244,17 @@ def main():
             [args.mpt_run, step, "--entry=train_step", "--seed=%d" % seed,
              "--output-dir=" + os.path.join(d, "cpu")],
             [args.mpt_run, step, "--entry=train_step", "--seed=%d" % seed,
-             "--emulate-gpu=" + " ".join(options),
+             "--emulate-gpu=" + " ".join(options + ["banks=1"]),
              "--output-dir=" + os.path.join(d, "gpu")],
             [sys.executable, compare, os.path.join(d, "cpu"),
              os.path.join(d, "gpu"), TOLERANCE[precision]]]
         why = None
         for command in commands:
             out = subprocess.run(command, capture_output=True, text=True)
+            if command is commands[2]:
+                conflicted += sweep.bank_conflicts(
+                    i, "%s; %s" % (" ".join(flags), " ".join(options)),
+                    out.stderr)
             if out.returncode != 0:
                 why = "%s exited with %d: %s" % (
                     os.path.basename(command[0]), out.returncode,
@@ -262,6 +268,7 @@ def main():
                 i, " ".join(flags), " ".join(options), why,
                 "\n".join("  " + shlex.join(c) for c in commands)),
                 flush=True)
+    print("bank conflicts in %d of %d cases" % (conflicted, args.cases))
     sweep.finish(failed, args.cases, "all agree")
 
 
