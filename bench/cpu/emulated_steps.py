@@ -35,18 +35,25 @@ def steps(build):
                 yield example, name, run, program
 
 
-def traffic(run, program, options):
-    """Per kernel (and "total"): launches, bytes loaded, bytes stored, load
-    and store instructions of one step emulated for sm_90a with `options`
-    (mpt-emulate-gpu options)."""
+def counts(run, program, options, line):
+    """Per kernel (and "total"): the numbers that `line` (a pattern whose
+    first group is the kernel) matches in the report of one step emulated
+    with `options` (mpt-emulate-gpu options)."""
     out = subprocess.run(
         [run, program, "--entry=train_step", "--seed=1",
-         "--emulate-gpu=chip=sm_90a traffic=1 " + options],
+         "--emulate-gpu=" + options],
         capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit("mpt-run failed on %s:\n%s" % (program, out.stderr[-2000:]))
     return {m.group(1): tuple(int(g) for g in m.groups()[1:])
-            for m in LINE.finditer(out.stderr)}
+            for m in line.finditer(out.stderr)}
+
+
+def traffic(run, program, options):
+    """Per kernel (and "total"): launches, bytes loaded, bytes stored, load
+    and store instructions of one step emulated for sm_90a with `options`
+    (mpt-emulate-gpu options)."""
+    return counts(run, program, "chip=sm_90a traffic=1 " + options, LINE)
 
 
 BANKS = re.compile(r"mpt-emulate-gpu: banks: (\S+): (\d+) shared requests, "
@@ -57,11 +64,4 @@ def banks(run, program, options):
     """Per kernel (and "total"): shared memory requests, wavefronts and bank
     conflicts of one step emulated with `options` (mpt-emulate-gpu options,
     the chip included) and banks=1."""
-    out = subprocess.run(
-        [run, program, "--entry=train_step", "--seed=1",
-         "--emulate-gpu=banks=1 " + options],
-        capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit("mpt-run failed on %s:\n%s" % (program, out.stderr[-2000:]))
-    return {m.group(1): tuple(int(g) for g in m.groups()[1:])
-            for m in BANKS.finditer(out.stderr)}
+    return counts(run, program, "banks=1 " + options, BANKS)

@@ -439,9 +439,9 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   Value ptrA = toPointer(hostA), ptrB = toPointer(hostB);
   // The TMA store epilogue: the fused epilogue's output ([batch,] M x N) in
   // boxes of a consumer's rows x 32, rows swizzled by their width (64 bytes
-  // of f16): a warp's pairs of 8 rows x 4 columns, all in 4 banks of 64-byte
-  // rows without, cover the 32 banks with the 64-byte swizzle (2 ways for
-  // f32, whose 128-byte rows the 128-byte swizzle spreads less).
+  // of f16, 128 of f32): a warp's pairs of 8 rows x 4 columns, all in 4
+  // banks of 64-byte rows without, cover the 32 banks with the 64-byte
+  // swizzle (f32 also needs the order of the column groups below).
   const int64_t chunk = WgmmaTiles::kStoreChunk;
   const int64_t storeRowBytes = chunk * t.storeBytes;
   SmallVector<int64_t> storeBox;
@@ -954,9 +954,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       Value rowGroup = sm.rem(sm.div(sm.rem(tx, 32), 4), 4);
       for (int64_t m = 0; m < rows / 64; ++m)
         for (int64_t r = c * perChunk; r < (c + 1) * perChunk; r += 2) {
-          Value pair = pairAt(sb, m, r);
           Value row = sm.add(row0, 64 * m + 8 * ((r / 2) % 2));
-          Value col = sm.add(col0, 8 * (r / 4));
+          Value pair, col;
           if (t.storeBytes == 4) {
             const int64_t first = r / 4 - r / 4 % 4, half = r % 4;
             Value group =
@@ -969,6 +968,9 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                         group, sm.c(q)),
                   pairAt(sb, m, 4 * (first + q) + half), pair);
             col = sm.add(col0, sm.mul(sm.add(group, first), 8));
+          } else {
+            pair = pairAt(sb, m, r);
+            col = sm.add(col0, 8 * (r / 4));
           }
           // Outside C (a partial tile) nothing is evaluated, since the
           // epilogue's other inputs end there; TMA does not store it.
