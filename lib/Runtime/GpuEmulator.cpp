@@ -728,11 +728,11 @@ void fillWmmaMemory(WarpOp &w, int64_t lane, const char *name, int64_t addr,
 // completes its transaction bytes (the whole box, out-of-bounds elements
 // included). A phase of an mbarrier completes when its arrivals and its
 // transaction bytes are all in. wgmma reads its operands through matrix
-// descriptors (start address, leading and stride byte offsets, 128-byte
-// swizzle) as the PTX ISA lays them out (9.7.15.5.1, "Matrix Descriptor"),
-// computes at issue, and records what it read; a wgmma.wait_group that retires
-// it checks that shared memory still holds it, so a stage refilled while a
-// wgmma may still read it is an error. The threads get tags of their
+// descriptors (start address, leading and stride byte offsets, a swizzle of
+// 128, 64 or 32 bytes) as the PTX ISA lays them out (9.7.15.5.1, "Matrix
+// Descriptor"), computes at issue, and records what it read; a wgmma.wait_group
+// that retires it checks that shared memory still holds it, so a stage refilled
+// while a wgmma may still read it is an error. The threads get tags of their
 // accumulators (NaNs naming the wgmma and the register), not the values: a
 // later wgmma may take them as its C (PTX allows that before the wait), any
 // other read goes through mpt_emu_wgmma_read, which fails unless a
@@ -866,43 +866,48 @@ void landCopies(Mbarrier &m) {
 }
 
 /// A wgmma matrix descriptor: the operand's start address (in the block's
-/// shared memory window), leading and stride byte offsets.
+/// shared memory window), leading and stride byte offsets, and the width of
+/// its swizzled rows (128, 64 or 32 bytes).
 struct Descriptor {
   int64_t start, leading, stride;
+  int rowBytes;
 };
 
 Descriptor decode(int64_t d, const char *operand) {
   Launch &l = launch();
   int swizzleMode = static_cast<int>((uint64_t(d) >> 62) & 3);
-  if (swizzleMode != 1)
-    fail("wgmma descriptor of %s with swizzle mode %d; the emulator takes "
-         "the 128-byte swizzle (mode 1) only",
-         operand, swizzleMode);
+  if (swizzleMode == 0)
+    fail("wgmma descriptor of %s without a swizzle (mode 0); the emulator "
+         "takes the 128-, 64- and 32-byte swizzles (modes 1, 2, 3) only",
+         operand);
   if ((d >> 49) & 7)
     fail("wgmma descriptor of %s with a base offset; the emulator takes "
-         "operands aligned to the 1024-byte swizzle pattern only",
+         "operands aligned to the swizzle's pattern only",
          operand);
   Descriptor r;
   r.start = reinterpret_cast<int64_t>(l.shared) + ((d & 0x3fff) << 4);
   r.leading = ((d >> 16) & 0x3fff) << 4;
   r.stride = ((d >> 32) & 0x3fff) << 4;
+  r.rowBytes = 256 >> swizzleMode;
   return r;
 }
 
 /// The address of element (i, k) of an operand with rows i (M of A, N of
-/// B) and K columns: K-major (K contiguous within 128-byte rows, 8-row
-/// groups `stride` apart) or MN-major (i contiguous, 64-element column
-/// blocks `leading` apart, 8-row K groups `stride` apart), 128-byte
-/// swizzle.
+/// B) and K columns, in rows of R = d.rowBytes bytes swizzled by R (PTX ISA
+/// 9.7.15.5.1, the canonical layouts): K-major (K contiguous within a row,
+/// 8-row groups `stride` apart; an instruction's K fits in a row) or
+/// MN-major (i contiguous within a row, groups of R bytes of i `leading`
+/// apart, 8-row K groups `stride` apart).
 const char *operandAddress(const Descriptor &d, bool kMajor, int64_t i,
                            int64_t k, int elementBytes) {
-  int64_t perRow = 128 / elementBytes;
+  // (An instruction's K, 32 bytes, fits in the narrowest row.)
+  const int64_t rowBytes = d.rowBytes, perRow = rowBytes / elementBytes;
   int64_t offset =
-      kMajor ? (i % 8) * 128 + (i / 8) * d.stride + k * elementBytes
+      kMajor ? (i % 8) * rowBytes + (i / 8) * d.stride + k * elementBytes
              : (i % perRow) * elementBytes + (i / perRow) * d.leading +
-                   (k % 8) * 128 + (k / 8) * d.stride;
+                   (k % 8) * rowBytes + (k / 8) * d.stride;
   Launch &l = launch();
-  int64_t a = swizzle(d.start + offset, 128);
+  int64_t a = swizzle(d.start + offset, rowBytes);
   int64_t base = reinterpret_cast<int64_t>(l.shared);
   if (a < base || a + elementBytes > base + l.sharedBytes)
     fail("wgmma reads bytes [%lld, %lld) of %lld bytes of shared memory",
@@ -1533,6 +1538,18 @@ int64_t mpt_emu_tensor_map(int64_t base, int32_t rank, int64_t sizes,
   return reinterpret_cast<int64_t>(tensorMaps().back().get());
 }
 
+/// A swizzled box lies at a multiple of its swizzle's pattern (8 rows of
+/// the swizzle's width), where the swizzle of its addresses (what the
+/// emulator and wgmma apply) and a swizzle counted from the box's start
+/// agree.
+void checkSwizzleAlignment(const TensorMap &t, int64_t addr, const char *what) {
+  int64_t pattern = 8 * t.swizzleBytes;
+  if (pattern && addr % pattern)
+    fail("%s shared memory at an address not aligned to the %lld-byte "
+         "pattern of its %d-byte swizzle",
+         what, (long long)pattern, t.swizzleBytes);
+}
+
 /// cp.async.bulk.tensor from shared to global memory: the box at `src`
 /// goes to `coords` (innermost first) at once; the bytes it read are checked
 /// when a wait_group retires it.
@@ -1541,6 +1558,7 @@ void mpt_emu_tma_store(int64_t src, int64_t srcBase, int64_t srcSpan,
   const TensorMap *t = knownMap(map, numCoords, "TMA store");
   if (src % 128)
     fail("TMA store from shared memory not 128-byte aligned");
+  checkSwizzleAlignment(*t, src, "TMA store from");
   checkRange("TMA store (shared memory)", src, t->boxBytes(), srcBase, srcSpan);
   int64_t at[5] = {0, 0, 0, 0, 0};
   boxCoords(*t, coords, at);
@@ -1615,6 +1633,7 @@ void mpt_emu_tma_load(int64_t dst, int64_t dstBase, int64_t dstSpan,
   const TensorMap *t = knownMap(map, numCoords, "TMA copy");
   if (dst % 128)
     fail("TMA copy to shared memory not 128-byte aligned");
+  checkSwizzleAlignment(*t, dst, "TMA copy to");
   checkRange("TMA copy (shared memory)", dst, t->boxBytes(), dstBase, dstSpan);
   Launch &l = launch();
   const int64_t size = static_cast<int64_t>(cluster->blocks.size());

@@ -691,6 +691,107 @@ TEST(GpuEmulator, WgmmaReadsNMajorBInCutlassCanonicalLayout) {
     }
 }
 
+/// wgmma m64n64k16 with A K-major in 32-byte rows and B N-major in 64-byte
+/// rows (swizzle modes 3 and 2), laid out as CUTLASS's canonical layouts
+/// (cute's make_gmma_desc, T = 8 halves): K-major
+/// Swizzle<1,4,3> o ((8,m),(T,2)):((2T,SBO),(1,T)), MN-major
+/// Swizzle<2,4,3> o ((T,4,m),(8,k)):((1,T,LBO),(4T,SBO)). Attention's head
+/// merge lies so in heads of 16 (A) and 32 (B). Written from those
+/// formulas, not from the emulator's decoding.
+struct WgmmaNarrowArgs {
+  const float *a; // 64 x 16
+  const float *b; // 16 x 64
+  float *d;       // 64 x 64
+};
+
+/// Stores `v` as f16 at byte `offset` of `s` through the swizzle of
+/// 16 * 2^bits bytes (Swizzle<bits, 4, 3>).
+void putSwizzledBy(char *s, int64_t offset, float v, int bits) {
+  uint16_t h = toHalf(v);
+  std::memcpy(s + (offset ^ (((offset >> 7) & ((1 << bits) - 1)) << 4)), &h, 2);
+}
+
+void wgmmaNarrowKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<WgmmaNarrowArgs *>(argsPtr);
+  auto *s = static_cast<char *>(shared);
+  const int64_t aSbo = 256, bBase = 4096, bLbo = 2048, bSbo = 512;
+  int64_t t = tid();
+  if (t == 0) {
+    for (int i = 0; i < 64; ++i)
+      for (int k = 0; k < 16; ++k)
+        putSwizzledBy(s, (i % 8) * 32 + (i / 8) * aSbo + 2 * k,
+                      args.a[i * 16 + k], 1);
+    for (int k = 0; k < 16; ++k)
+      for (int n = 0; n < 64; ++n)
+        putSwizzledBy(s,
+                      bBase + (n % 32) * 2 + (n / 32) * bLbo + (k % 8) * 64 +
+                          (k / 8) * bSbo,
+                      args.b[k * 64 + n], 2);
+  }
+  mpt_emu_barrier();
+  int64_t descA = ((aSbo >> 4) << 32) | (int64_t(3) << 62);
+  int64_t descB = (bBase >> 4) | ((bLbo >> 4) << 16) | ((bSbo >> 4) << 32) |
+                  (int64_t(2) << 62);
+  float c[32] = {}, d[32];
+  mpt_emu_wgmma(descA, descB, 64, 16, 1, /*row=*/0, /*row=*/0, 0, addr(c),
+                addr(d));
+  mpt_emu_wgmma_commit();
+  mpt_emu_wgmma_wait(0);
+  int64_t warp = t / 32, g = (t % 32) / 4, q = t % 4;
+  for (int r = 0; r < 32; ++r)
+    args.d[(16 * warp + g + 8 * ((r % 4) / 2)) * 64 + 8 * (r / 4) + 2 * q +
+           r % 2] = mpt_emu_wgmma_read(d[r]);
+}
+
+TEST(GpuEmulator, WgmmaReadsNarrowSwizzlesInCutlassCanonicalLayouts) {
+  std::vector<float> a(64 * 16), b(16 * 64), d(64 * 64, -1.0f);
+  for (int i = 0; i < 64 * 16; ++i)
+    a[i] = static_cast<float>((i * 7) % 11 - 5);
+  for (int i = 0; i < 16 * 64; ++i)
+    b[i] = static_cast<float>((i * 5) % 13 - 6);
+  WgmmaNarrowArgs args{a.data(), b.data(), d.data()};
+  launch(wgmmaNarrowKernel, &args, 128, 16384);
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < 64; ++n) {
+      float expected = 0;
+      for (int k = 0; k < 16; ++k)
+        expected += a[m * 16 + k] * b[k * 64 + n];
+      ASSERT_EQ(d[m * 64 + n], expected) << "row " << m << ", column " << n;
+    }
+}
+
+void wgmmaUnswizzledKernel(void *, void *, int64_t) {
+  float c[4] = {}, d[4];
+  mpt_emu_wgmma(int64_t(1024 >> 4) << 32, descriptor(8192), 8, 16, 1, 0, 1, 0,
+                addr(c), addr(d));
+}
+
+TEST(GpuEmulatorDeathTest, WgmmaDescriptorsAreSwizzled) {
+  EXPECT_EXIT(launch(wgmmaUnswizzledKernel, nullptr, 128, 16384),
+              testing::ExitedWithCode(3),
+              "wgmma descriptor of A without a swizzle \\(mode 0\\)");
+}
+
+/// A TMA copy of a box of 32-byte rows (32-byte swizzle) to shared byte
+/// 128: not a multiple of the swizzle's 256-byte pattern.
+void tmaMisalignedKernel(void *argsPtr, void *shared, int64_t) {
+  alignas(16) static uint16_t tensor[8 * 16];
+  int64_t sizes[2] = {8, 16}, strides[2] = {16, 1}, box[2] = {8, 16};
+  int64_t map = mpt_emu_tensor_map(addr(tensor), 2, addr(sizes), addr(strides),
+                                   addr(box), 2, 32, 0);
+  mpt_emu_mbarrier_init(0, 1);
+  int64_t coords[2] = {0, 0};
+  auto *s = static_cast<char *>(shared);
+  mpt_emu_tma_load(addr(s + 128), addr(s), 1024, map, 0, addr(coords), 2, 0);
+}
+
+TEST(GpuEmulatorDeathTest, SwizzledBoxesLieAtTheirPattern) {
+  EXPECT_EXIT(launch(tmaMisalignedKernel, nullptr, 1, 1024),
+              testing::ExitedWithCode(3),
+              "TMA copy to shared memory at an address not aligned to the "
+              "256-byte pattern of its 32-byte swizzle");
+}
+
 TEST(GpuEmulatorDeathTest, WgmmaOperandsStayUntilRetired) {
   std::vector<float> a(64 * 16, 1.0f), b(16 * 8, 1.0f), d(64 * 8);
   WgmmaArgs args{a.data(), b.data(), d.data()};
