@@ -10,11 +10,12 @@
 // writes its input, when the fused epilogue writes its input, for f32
 // operands, and before sm_80 (WMMA). wgmma folds the swap of the last two
 // dimensions, and any permutation (or chain of transposes, through
-// reshapes) whose view has one dimension of rows and the input's
-// contiguous dimension as columns: its tile is a TMA box of the input, 1
-// along the other (batch) dimensions; mma.sync any permutation that keeps
-// the input's contiguous dimension the last of the operand's rows or
-// columns, reading the input through a strided view
+// reshapes) whose view has the input's contiguous dimension last among its
+// columns: its tile is TMA boxes of the input, 1 along the other (batch)
+// dimensions, of a sequence's rows where the rows span several dimensions
+// and of a head's columns for heads of 16 or 32; mma.sync any permutation
+// that keeps the input's contiguous dimension the last of the operand's
+// rows or columns, reading the input through a strided view
 // (emulate-head-split.test runs attention's head split and merge).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mpt-opt %s --mpt-linalg-to-tensor-cores=chip=sm_90a 2> %t/remarks.txt | FileCheck %s
@@ -303,9 +304,17 @@ func.func @contiguous_to_batch(%a: memref<64x64x8xf16>, %b: memref<8x64x64xf16>,
 
 // Attention's head merge before the output projection: rows of (batch,
 // position), columns of (head, dim) read from the [B, H, T, D] context on
-// mma.sync; the transpose goes. Not for wgmma, which keeps the transpose.
+// mma.sync and on wgmma; the transpose goes. wgmma's A tile is two TMA
+// boxes of one head each (1 x 1 x 64 x 32 at (b, h, t, d), the second at
+// the next head), in rows of 64 bytes with the 64-byte swizzle.
 // CHECK-LABEL: func.func @head_merge(
-// CHECK: linalg.transpose
+// CHECK-NOT: linalg.transpose
+// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<*xf16> -> <tensor = memref<1x1x64x32xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b,
+// CHECK-NOT: linalg.transpose
+// CHECK-COUNT-2: nvgpu.tma.async.load %{{.*}} : <tensor = memref<1x1x64x32xf16, {{.*}}swizzle = swizzle_64b
+// CHECK-NOT: nvgpu.tma.async.load %{{.*}} : <tensor = memref<1x1x64x32xf16
+// CHECK: return
+// REMARK: remark: matmul 128x64x64 on Tensor Cores: wgmma m64n64k16 from TMA tiles, {{.*}}, A read from the transpose's input (strided view, heads of 32 in 64-byte swizzled rows){{$}}
 // SM80-IR-LABEL: func.func @head_merge(
 // SM80-IR-SAME: %[[CTX:[^:]*]]: memref<4x64x32xf16>
 // SM80-IR-NOT: linalg.transpose

@@ -135,13 +135,21 @@ def ConvertLinalgToTensorCores
       input dimension of rows and the contiguous one of columns, the
       others batch dimensions (the head split's Q, K^T and V: boxes of
       [1, rows, 1, 64] of [B, T, H, D]), or rows and columns each over
-      several dimensions where a box stays within the last of them (the
-      head merge of heads of a multiple of 64 over a sequence of a multiple
-      of the box's rows: [1, 1, rows, 64] of [B, H, T, D]). The transposes go
-      when nothing after them reads their results; the remark says ", A
+      several dimensions (the head merge: [1, 1, rows, 64] of
+      [B, H, T, D]). A box stays within the last dimension of the rows:
+      where a sequence T is shorter than the tile, the tile is boxes of T
+      rows (T a multiple of 8 that divides the tile's rows). Heads of 16 or
+      32 (16-bit elements) are boxes of one head each, [1, 1, rows, D],
+      that lie in the stage head after head in rows of 2 D bytes with the
+      32- or 64-byte swizzle, which the wgmma descriptors state (A or B^T
+      read along a head's row and on to the next head's; A^T and B with
+      the heads 64 rows apart); B^T in such heads takes `cluster-m=1`. At
+      most 64 boxes a tile; other shapes keep the transpose. The transposes
+      go when nothing after them reads their results; the remark says ", A
       read from the transpose's input (M-major tiles)" (B: K-major;
       mma.sync: "through N transposes", "strided view", the tiles and the
-      ldmatrix).
+      ldmatrix; wgmma: "boxes of T rows", "heads of D in 2D-byte swizzled
+      rows").
 
     Block order: the GPU starts blocks in the order of their linear id, so
     the kernels map that id to tiles of C in groups of `group-m` rows of

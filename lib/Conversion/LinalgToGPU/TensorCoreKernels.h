@@ -370,16 +370,35 @@ struct WgmmaTiles {
   int64_t sharedBytes() const;
 };
 
-/// Whether the wgmma kernel reads `view` through TMA: a tile of it is a box
-/// of its source (rows along the last dim of the rows' dims, 64 columns
-/// along the contiguous last dim, the last of the columns' dims, 1 along
-/// every other dim), of at most 5 dims whose strides are multiples of 16
-/// bytes. Where rows or columns span several dims, a box must not cross
-/// their last: its size is a multiple of 64 (see tmaBoxFits).
+/// How the wgmma kernel's TMA boxes cover a tile of a view: boxes of `rows`
+/// rows (along the last of the rows' dims) and `width` columns (along the
+/// contiguous last dim), 1 along every other dim. A tile of R rows x 64
+/// columns takes (R / rows) x (64 / width) boxes.
+struct TmaBoxes {
+  /// The tile's rows, or those of one sequence where the rows span several
+  /// dims and the last is shorter than the tile (attention's head merge:
+  /// rows of (batch, position)): a multiple of 8 that divides the tile's.
+  int64_t rows;
+  /// 64, or one head of 16 or 32 where the columns span a head dim and the
+  /// head is narrower than 64 (the head merge's columns of (head, dim)):
+  /// the box's rows of 2 * width bytes are then swizzled by that much (32
+  /// or 64 bytes) rather than by 128, and wgmma reads them so.
+  int64_t width;
+  int64_t copies(int64_t tileRows) const {
+    return tileRows / rows * (64 / width);
+  }
+};
+/// The boxes of tiles of `tileRows` rows of `view`, or nullopt where the
+/// wgmma kernel cannot read such tiles through TMA: the rows' last dim is
+/// neither a multiple of `tileRows` nor a multiple of 8 that divides it, or
+/// a tile would take more than 64 copies.
+std::optional<TmaBoxes> tmaBoxes(const OperandView &view, int64_t tileRows);
+/// Whether the wgmma kernel reads `view` through TMA: of at most 5 static
+/// dims whose strides are multiples of 16 bytes, the contiguous last dim
+/// the last of the columns' dims and not a row dim; columns of one dim, or
+/// of several where the last is a multiple of 64 or (16-bit elements) 16 or
+/// 32 (see TmaBoxes::width); and boxes for tiles of 64 rows.
 bool tmaReadable(const OperandView &view);
-/// Whether boxes of `boxRows` rows of `view` stay within the last dim of
-/// its rows (always, for rows of one dim).
-bool tmaBoxFits(const OperandView &view, int64_t boxRows);
 /// What the wgmma kernel's options ask for.
 struct WgmmaOptions {
   llvm::StringRef blockTile; // "BMxBNx64", or "" to choose by shape

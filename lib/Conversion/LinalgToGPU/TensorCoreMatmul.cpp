@@ -529,7 +529,9 @@ struct ConvertLinalgToTensorCoresPass
       // ", A read from the transpose's input (K x M tiles, ...)".
       auto describeFold = [&](const char *name,
                               const std::optional<FoldedOperand> &fold,
-                              bool view, const char *tiles) {
+                              bool view, const char *tiles,
+                              std::optional<TmaBoxes> boxes = std::nullopt,
+                              int64_t tileRows = 0) {
         if (!fold)
           return;
         os << ", " << name << " read from the transpose's input";
@@ -538,6 +540,13 @@ struct ConvertLinalgToTensorCoresPass
         SmallVector<std::string> how;
         if (view)
           how.push_back("strided view");
+        // wgmma: TMA boxes of a sequence's rows, of a head's columns.
+        if (boxes && boxes->rows < tileRows)
+          how.push_back("boxes of " + std::to_string(boxes->rows) + " rows");
+        if (boxes && boxes->width < 64)
+          how.push_back("heads of " + std::to_string(boxes->width) + " in " +
+                        std::to_string(2 * boxes->width) +
+                        "-byte swizzled rows");
         if (fold->transposed)
           how.push_back(tiles);
         if (!how.empty())
@@ -553,15 +562,33 @@ struct ConvertLinalgToTensorCoresPass
         buildWgmmaKernel(b, loc, kernelInfo, t, groupM, store,
                          epilogue ? &*epilogue : nullptr,
                          columnSums ? &*columnSums : nullptr);
-        os << "wgmma m64n" << t.bn << "k16 from TMA tiles (128-byte swizzle), "
-           << "block " << t.bm << "x" << t.bn << "x" << kWgmmaBlockK << ", "
-           << t.warpgroups() << " warpgroup" << (t.warpgroups() > 1 ? "s" : "")
-           << " of " << t.consumerRows() << "x" << t.bn
+        auto boxesOf = [](const std::optional<OperandView> &view,
+                          int64_t tileRows) -> std::optional<TmaBoxes> {
+          if (!view)
+            return std::nullopt;
+          return tmaBoxes(*view, tileRows);
+        };
+        const int64_t aRows =
+            kernelInfo.transposedA ? kWgmmaBlockK : t.bm / t.clusterN;
+        const int64_t bRows =
+            kernelInfo.transposedB ? t.bn / t.clusterM : kWgmmaBlockK;
+        const std::optional<TmaBoxes> aBoxes = boxesOf(kernelInfo.viewA, aRows),
+                                      bBoxes = boxesOf(kernelInfo.viewB, bRows);
+        // (Tiles in heads narrower than 64 say their swizzle below.)
+        bool narrow =
+            (aBoxes && aBoxes->width < 64) || (bBoxes && bBoxes->width < 64);
+        os << "wgmma m64n" << t.bn << "k16 from TMA tiles"
+           << (narrow ? ", " : " (128-byte swizzle), ") << "block " << t.bm
+           << "x" << t.bn << "x" << kWgmmaBlockK << ", " << t.warpgroups()
+           << " warpgroup" << (t.warpgroups() > 1 ? "s" : "") << " of "
+           << t.consumerRows() << "x" << t.bn
            << (t.pingpong ? " on alternate tiles" : "") << ", " << t.stages
            << "-stage mbarrier pipeline, " << t.sharedBytes()
            << " bytes of shared memory";
-        describeFold("A", foldA, kernelInfo.viewA.has_value(), "M-major tiles");
-        describeFold("B", foldB, kernelInfo.viewB.has_value(), "K-major tiles");
+        describeFold("A", foldA, kernelInfo.viewA.has_value(), "M-major tiles",
+                     aBoxes, aRows);
+        describeFold("B", foldB, kernelInfo.viewB.has_value(), "K-major tiles",
+                     bBoxes, bRows);
         if (t.specialized)
           os << ", warp-specialized (a producer warpgroup issues the copies)";
         if (t.clusterBlocks() > 1)

@@ -99,23 +99,46 @@ int64_t epilogueBytes(int64_t bm, int64_t bn) {
   return bm * (bn + kStagePad) * 4;
 }
 
+/// Where one operand's K tile lies in a stage: regions of `tileRows` rows
+/// x 64 columns of the matrix as stored (K-major A: a block's share of its
+/// BM rows; B^T: of its BN rows; A^T and B: 64 rows of K, one region per 64
+/// of M or N), side by side. A region holds 64 / width atoms side by side,
+/// the columns of one box each: tileRows rows of 2 * width bytes, swizzled
+/// by that much (128 bytes, or 32 and 64 for heads of 16 and 32), filled by
+/// TMA boxes of `boxes.rows` rows.
+struct StageLayout {
+  int64_t tileRows;
+  TmaBoxes boxes;
+  int64_t rowBytes() const { return 2 * boxes.width; }
+  /// The byte offset of element (r, c) of a region (before the swizzle).
+  int64_t offset(int64_t r, int64_t c) const {
+    return ((c / boxes.width) * tileRows + r) * rowBytes() +
+           (c % boxes.width) * 2;
+  }
+  /// The byte offset of row r of the regions of a K-major operand.
+  int64_t rowOffset(int64_t r) const {
+    return (r / tileRows) * tileRows * 128 + offset(r % tileRows, 0);
+  }
+};
+
 /// The wgmmas of one K tile for a warpgroup's `rows` x `bn` accumulators
 /// `acc`: m64nBNk16 for each 64 rows and each 16 of K, between a fence and
 /// a commit, then a wait until at most this group is in flight. `descA`
-/// addresses the warpgroup's first 64 rows of A (8 KiB whether K-major or
-/// M-major), `descB` the stage's B. Per 16 of K the descriptors move 16
-/// elements along the 128-byte rows (K-major: 32 bytes) or 16 rows of 128
-/// bytes on (MN-major: 2 KiB); descriptors count in units of 16 bytes.
-/// (nvgpu.warpgroup.mma steps through K-major A and N-major B only.)
+/// (i64) addresses the warpgroup's first 64 rows of A, `descB` the stage's
+/// B; the wgmma of rows 64 m and K 16 k reads them `aSteps[4 m + k]` and
+/// `bSteps[k]` bytes on (descriptors count in units of 16 bytes).
+/// (nvgpu.warpgroup.mma steps through K-major A and N-major B in 128-byte
+/// rows only.)
 Value issueWgmmas(OpBuilder &b, Location loc, const MatmulInfo &info,
                   int64_t rows, int64_t bn, Value descA, Value descB,
+                  ArrayRef<int64_t> aSteps, ArrayRef<int64_t> bSteps,
                   Value acc) {
   MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type(), f32 = b.getF32Type();
   auto cast = [&](Type type, Value value) {
     return UnrealizedConversionCastOp::create(b, loc, type, value).getResult(0);
   };
-  Value a = cast(i64, descA), bDesc = cast(i64, descB);
+  Value a = descA, bDesc = descB;
   // The accumulators as the NVVM lowering holds them: one struct of bn / 2
   // floats per 64 rows; the casts cancel there.
   auto fragment =
@@ -130,9 +153,6 @@ Value issueWgmmas(OpBuilder &b, Location loc, const MatmulInfo &info,
         b, loc, desc,
         LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(bytes >> 4)));
   };
-  const int64_t alongRow = 16 * 2, downRows = 16 * 128, m64 = 64 * 128;
-  const int64_t aStep = info.transposedA ? downRows : alongRow;
-  const int64_t bStep = info.transposedB ? alongRow : downRows;
   NVVM::WGMMATypes type =
       info.element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   // NVVM's layouts: A row and B col are K-major.
@@ -145,8 +165,8 @@ Value issueWgmmas(OpBuilder &b, Location loc, const MatmulInfo &info,
     Value d = LLVM::ExtractValueOp::create(b, loc, regs, m);
     for (int64_t k = 0; k < kWgmmaBlockK / 16; ++k)
       d = NVVM::WgmmaMmaAsyncOp::create(
-          b, loc, fragment, d, advance(a, m * m64 + k * aStep),
-          advance(bDesc, k * bStep), NVVM::MMAShapeAttr::get(ctx, 64, bn, 16),
+          b, loc, fragment, d, advance(a, aSteps[4 * m + k]),
+          advance(bDesc, bSteps[k]), NVVM::MMAShapeAttr::get(ctx, 64, bn, 16),
           type, type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
           NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
           NVVM::MMAIntOverflowAttr::get(ctx, NVVM::MMAIntOverflow::wrapped));
@@ -206,18 +226,30 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
   // column: whole 64-column boxes of N-major B, or rows of K-major B (B^T);
   // and 1 / cn of A's for the blocks of its row: rows of K-major A, or whole
   // 64 x 64 boxes of M-major A (A^T).
+  // K-major A in heads narrower than 64 (attention's head merge) lies in
+  // the stage head by head, each head's rows 2 * width bytes apart: a
+  // block's share of A's rows (BM / CN) holds whole warpgroups' rows.
+  auto width = [](const std::optional<OperandView> &view) -> int64_t {
+    return view ? tmaBoxes(*view, 64)->width : 64;
+  };
+  const bool narrowA = !info.transposedA && width(info.viewA) < 64;
   const int64_t minBn = !info.transposedB ? 64 * cm : 64;
-  const int64_t minBm = info.transposedA ? 64 * cn : 64;
+  const int64_t minBm = info.transposedA || narrowA ? 64 * cn : 64;
+  if (info.transposedB && width(info.viewB) < 64 && cm > 1)
+    return fail("cluster-m=" + Twine(cm) + " with B^T in heads of " +
+                Twine(width(info.viewB)) +
+                ": one descriptor reads the N rows of B^T, which the blocks' "
+                "shares would split head by head (cluster-m=1 reads them)");
   // Boxes of a view whose rows span several dims (attention's head merge:
-  // rows of (batch, position)) must stay within the last of them: A's rows
+  // rows of (batch, position)) stay within the last of them: A's rows
   // (BM / CN a box) unless transposed, B^T's (BN / CM).
   auto aFits = [&] {
     return !info.viewA || info.transposedA ||
-           tmaBoxFits(*info.viewA, t.bm / cn);
+           tmaBoxes(*info.viewA, t.bm / cn).has_value();
   };
   auto bFits = [&] {
     return !info.viewB || !info.transposedB ||
-           tmaBoxFits(*info.viewB, t.bn / cm);
+           tmaBoxes(*info.viewB, t.bn / cm).has_value();
   };
   if (!blockTile.empty()) {
     SmallVector<int64_t> s = *parseSizes(blockTile, 3);
@@ -275,7 +307,9 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     return fail(Twine("the rows of ") + name + " span several dims and " +
                 Twine(shape[view.rows.back()]) +
                 ", the size of the last, is not a multiple of the " +
-                Twine(boxRows) + " rows of a TMA box");
+                Twine(boxRows) +
+                " rows of a tile, nor a multiple of 8 that divides them "
+                "into at most 64 TMA boxes");
   };
   if (!aFits())
     return crossing("A", *info.viewA, t.bm / cn);
@@ -329,6 +363,20 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t kTiles = llvm::divideCeil(info.k, bk);
   const int64_t threads = t.threads();
   const int64_t consumers = t.warpgroups();
+  // Where A's and B's K tiles lie in a stage: K-major A in the blocks'
+  // shares of its rows, A^T in 64 x 64 regions, one per 64 of M; B^T in
+  // shares of its rows, B in 64 x 64 regions, one per 64 of N.
+  auto layoutOf = [&](const std::optional<OperandView> &view,
+                      int64_t tileRows) {
+    StageLayout layout{tileRows, TmaBoxes{tileRows, 64}};
+    if (view)
+      layout.boxes = *tmaBoxes(*view, tileRows);
+    return layout;
+  };
+  const StageLayout layoutA =
+      layoutOf(info.viewA, info.transposedA ? bk : t.bm / t.clusterN);
+  const StageLayout layoutB =
+      layoutOf(info.viewB, info.transposedB ? t.bn / t.clusterM : bk);
   const bool persistent = t.persistentBlocks > 0;
   // Clusters: cm x cn blocks with tiles of C side by side, block (rm, rn)
   // of rank rm * cn + rn (x fastest); the block order and the persistent
@@ -391,12 +439,12 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                                 sizes)
         .getResult();
   };
-  auto tensorMap = [&](const TmaOperand &o, int64_t boxRows) {
+  auto tensorMap = [&](const TmaOperand &o, const StageLayout &layout) {
     int64_t rank = cast<MemRefType>(o.source.getType()).getRank();
     SmallVector<int64_t> boxShape(rank, 1);
-    boxShape[o.rows.back()] = boxRows;
-    boxShape[o.cols.back()] = 64;
-    return makeMap(o.source, boxShape, /*swizzleBytes=*/128);
+    boxShape[o.rows.back()] = layout.boxes.rows;
+    boxShape[o.cols.back()] = layout.boxes.width;
+    return makeMap(o.source, boxShape, layout.rowBytes());
   };
   // The coordinates (innermost first) of the box of `o` whose first row is
   // `row` and first column `col`, in batch `batch` (null: none).
@@ -427,11 +475,13 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // argument types, which the GPU-to-NVVM conversion accepts; the casts
   // cancel once the nvgpu ops are lowered.
   auto pointer = LLVM::LLVMPointerType::get(ctx);
-  // A: bm x 64 boxes, or (transposed, M-major) 64 x 64 boxes of K x M, bm / 64
-  // side by side; B: 64 x 64 boxes of K x N, bn / 64 side by side, or
-  // (transposed, K-major) one bn x 64 box of N x K.
-  Value hostA = tensorMap(opA, info.transposedA ? bk : t.bm / cn);
-  Value hostB = tensorMap(opB, info.transposedB ? t.bn / cm : bk);
+  // A: regions of bm x 64 (a block's share: bm / cn), or (transposed,
+  // M-major) 64 x 64 regions of K x M, bm / 64 side by side; B: 64 x 64
+  // regions of K x N, bn / 64 side by side, or (transposed, K-major) one of
+  // bn x 64 of N x K (a block's share: bn / cm). A region is one box, or
+  // boxes of a sequence's rows and of a head's columns (StageLayout).
+  Value hostA = tensorMap(opA, layoutA);
+  Value hostB = tensorMap(opB, layoutB);
   auto toPointer = [&](Value map) {
     return UnrealizedConversionCastOp::create(outer, loc, pointer, map)
         .getResult(0);
@@ -515,26 +565,6 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   Value mapA = fromPointer(ptrA, hostA.getType());
   Value mapB = fromPointer(ptrB, hostB.getType());
   Value mapOut = ptrOut ? fromPointer(ptrOut, hostOut.getType()) : Value();
-  // The matrix descriptors take their leading byte offset (the distance of
-  // the 64-column boxes of N-major B) from the map's first box dim: the same
-  // maps typed as boxes of rows x 64, whatever the tensors' rank.
-  auto asMatrix = [&](Value ptr, Value map) {
-    auto type = cast<nvgpu::TensorMapDescriptorType>(map.getType());
-    ArrayRef<int64_t> box = type.getTensor().getShape();
-    if (box.size() == 2)
-      return map;
-    int64_t rows = 1;
-    for (int64_t size : box.drop_back())
-      rows *= size;
-    auto matrix = nvgpu::TensorMapDescriptorType::get(
-        ctx,
-        MemRefType::get({rows, box.back()}, el, MemRefLayoutAttrInterface(),
-                        shared),
-        type.getSwizzle(), type.getL2promo(), type.getOob(),
-        type.getInterleave());
-    return fromPointer(ptr, matrix);
-  };
-  Value matrixA = asMatrix(ptrA, mapA), matrixB = asMatrix(ptrB, mapB);
 
   // A tile of C: its batch (null without one) and the origin of its rows and
   // columns.
@@ -732,13 +762,22 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
     nvgpu::MBarrierArriveExpectTxOp::create(
         lb, loc, barriers, lm.c(aBytes + bBytes), stage, Value());
     Value k0 = lm.mul(kt, bk);
-    // The box of `o` at (`row`, `col`) of this tile's batch.
+    // The region at `offset` of `o` from (`row`, `col`) of this tile's
+    // batch: its boxes, by rows and by columns (StageLayout).
     auto load = [&](Value offset, MemRefType box, Value map,
-                    const TmaOperand &o, Value col, Value row,
-                    Value mask = Value()) {
-      nvgpu::TmaAsyncLoadOp::create(
-          lb, loc, view(lb, offset, box.getShape(), el), barriers, map,
-          coordinates(lm, o, tile.batch, row, col), stage, mask, Value());
+                    const TmaOperand &o, const StageLayout &layout, Value col,
+                    Value row, Value mask = Value()) {
+      const TmaBoxes &boxes = layout.boxes;
+      for (int64_t r = 0; r < layout.tileRows; r += boxes.rows)
+        for (int64_t c = 0; c < 64; c += boxes.width)
+          nvgpu::TmaAsyncLoadOp::create(
+              lb, loc,
+              view(lb, lm.add(offset, lm.c(layout.offset(r, c))),
+                   box.getShape(), el),
+              barriers, map,
+              coordinates(lm, o, tile.batch, r ? lm.add(row, lm.c(r)) : row,
+                          c ? lm.add(col, lm.c(c)) : col),
+              stage, mask, Value());
     };
     // A: with clusters along N, this block's share (boxes of A^T, rows of
     // A) for the blocks of its row.
@@ -747,27 +786,28 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       for (int64_t box = 0; box < share; ++box) {
         Value which = rankN ? lm.add(lm.mul(rankN, share), box) : lm.c(box);
         load(lm.add(lm.mul(stage, aBytes), lm.mul(which, boxBytes)), aBox, mapA,
-             opA, lm.add(tile.mBase, lm.mul(which, 64)), k0, multicastA);
+             opA, layoutA, lm.add(tile.mBase, lm.mul(which, 64)), k0,
+             multicastA);
       }
     } else {
       Value row = rankN ? lm.mul(rankN, t.bm / cn) : lm.c(0);
-      load(lm.add(lm.mul(stage, aBytes), lm.mul(row, 128)), aBox, mapA, opA, k0,
-           lm.add(tile.mBase, row), multicastA);
+      load(lm.add(lm.mul(stage, aBytes), lm.mul(row, 128)), aBox, mapA, opA,
+           layoutA, k0, lm.add(tile.mBase, row), multicastA);
     }
     // B: with clusters along M, this block's share (rows of B^T, boxes of
     // B) for the blocks of its column.
     if (info.transposedB) {
       Value row = rankM ? lm.mul(rankM, t.bn / cm) : lm.c(0);
       load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion), lm.mul(row, 128)),
-           bBox, mapB, opB, k0, lm.add(tile.nBase, row), multicastB);
+           bBox, mapB, opB, layoutB, k0, lm.add(tile.nBase, row), multicastB);
     } else {
       const int64_t share = t.bn / 64 / cm;
       for (int64_t box = 0; box < share; ++box) {
         Value which = rankM ? lm.add(lm.mul(rankM, share), box) : lm.c(box);
         load(lm.add(lm.add(lm.mul(stage, bBytes), bRegion),
                     lm.mul(which, boxBytes)),
-             bBox, mapB, opB, lm.add(tile.nBase, lm.mul(which, 64)), k0,
-             multicastB);
+             bBox, mapB, opB, layoutB, lm.add(tile.nBase, lm.mul(which, 64)),
+             k0, multicastB);
       }
     }
   };
@@ -816,16 +856,47 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   const int64_t rows = t.consumerRows();
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({rows, t.bn}, f32));
-  // (Views of the stage for the descriptors, which take their addresses.)
-  SmallVector<int64_t> aShape{rows, bk}, bShape{bk, t.bn};
-  if (info.transposedA)
-    std::swap(aShape[0], aShape[1]);
-  if (info.transposedB)
-    std::swap(bShape[0], bShape[1]);
-  auto aSliceType =
-      MemRefType::get(aShape, el, MemRefLayoutAttrInterface(), shared);
-  auto bTileType =
-      MemRefType::get(bShape, el, MemRefLayoutAttrInterface(), shared);
+  // The wgmma matrix descriptors (PTX ISA 9.7.15.5.1) of A and B at byte
+  // `offset` of the stages: bits [4, 18) of the address, the leading and
+  // stride byte offsets in 16-byte units, and the swizzle of the rows
+  // (mode 1: 128 bytes, 2: 64, 3: 32). 8-row groups lie 8 rows apart; the
+  // atoms of MN-major A^T and B (64 / width per region) lie a region's 64
+  // rows apart (the leading offset; K-major operands do not use it: 1, as
+  // CUTLASS sets it).
+  auto descriptor = [&](OpBuilder &db, Value offset, const StageLayout &layout,
+                        bool kMajor) -> Value {
+    IndexMath dm{db, loc};
+    Type i64 = db.getI64Type();
+    auto constant = [&](uint64_t bits) -> Value {
+      return arith::ConstantIntOp::create(db, loc, i64,
+                                          static_cast<int64_t>(bits));
+    };
+    const uint64_t rowBytes = layout.rowBytes();
+    const uint64_t leading = kMajor ? 1 : layout.tileRows * rowBytes >> 4;
+    const uint64_t mode = rowBytes == 128 ? 1 : rowBytes == 64 ? 2 : 3;
+    Value at = arith::IndexCastOp::create(
+        db, loc, i64, dm.add(dm.add(address, base), offset));
+    Value bits = arith::ShRUIOp::create(
+        db, loc, arith::AndIOp::create(db, loc, at, constant(0x3ffff)),
+        constant(4));
+    return arith::OrIOp::create(
+        db, loc, bits,
+        constant(leading << 16 | (8 * rowBytes >> 4) << 32 | mode << 62));
+  };
+  // The bytes the wgmma of rows 64 m and K 16 k reads A and B on from the
+  // warpgroup's descriptors: K-major along a row (into the next head's
+  // atom at a head's end) and down the regions' rows; MN-major down 16
+  // rows and on to the next region.
+  SmallVector<int64_t> aSteps, bSteps;
+  for (int64_t m = 0; m < rows / 64; ++m)
+    for (int64_t k = 0; k < bk / 16; ++k)
+      aSteps.push_back(
+          info.transposedA
+              ? m * layoutA.tileRows * 128 + layoutA.offset(16 * k, 0)
+              : layoutA.rowOffset(64 * m) + layoutA.offset(0, 16 * k));
+  for (int64_t k = 0; k < bk / 16; ++k)
+    bSteps.push_back(info.transposedB ? layoutB.offset(0, 16 * k)
+                                      : layoutB.offset(16 * k, 0));
   // Stages are released (warp specialization) when a later K tile uses
   // them: by the tile of C that follows, in a persistent kernel.
   const bool releases = t.specialized && (persistent || t.stages < kTiles);
@@ -1078,46 +1149,60 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
       // every warp of the warpgroup are done, so after these reads.
       SmallVector<Value> partial;
       if (sums) {
-        // B's K tile as laid out by TMA: 128-byte rows whose 16-byte
-        // chunks are swizzled (chunk c of row r at c ^ (r % 8)); N-major
-        // B in boxes of 64 columns side by side, K-major B^T one box of
-        // bn rows of 64 K.
+        // B's K tile as laid out by TMA (StageLayout): N-major B in
+        // regions of 64 columns side by side, K-major B^T one region of bn
+        // rows of 64 K; the 16-byte units of a row of R bytes swizzled by
+        // bits [7, ...) of its offset (unit u of row r at u ^ (r % 8) for
+        // rows of 128 bytes).
         Value flat =
             view(lb, lm.add(lm.mul(stage, bBytes), bRegion), {bBytes / 2}, el);
+        const StageLayout &lay = layoutB;
         auto load = [&](OpBuilder &ob, Value k, Value n) -> Value {
           IndexMath om{ob, loc};
-          Value row = info.transposedB ? n : k;
-          Value chunk =
-              info.transposedB ? om.div(k, 8) : om.rem(om.div(n, 8), 8);
-          Value swizzled =
-              arith::XOrIOp::create(ob, loc, chunk, om.rem(row, 8));
-          Value bytes = om.add(om.mul(row, 128), om.mul(swizzled, 16));
-          if (!info.transposedB)
-            bytes = om.add(bytes, om.mul(om.div(n, 64), boxBytes));
+          // (Row r, column c) of a region, the region's first byte.
+          Value r = info.transposedB ? n : k;
+          Value c = info.transposedB ? k : om.rem(n, 64);
+          Value region = info.transposedB
+                             ? om.c(0)
+                             : om.mul(om.div(n, 64), lay.tileRows * 128);
+          const int64_t w = lay.boxes.width, rowBytes = lay.rowBytes();
+          Value bytes = om.add(
+              om.add(region,
+                     om.mul(om.add(om.mul(om.div(c, w), lay.tileRows), r),
+                            rowBytes)),
+              om.mul(om.rem(c, w), 2));
+          Value swizzled = arith::XOrIOp::create(
+              ob, loc, bytes,
+              om.mul(om.rem(om.div(bytes, 128), rowBytes / 16), 16));
           return vector::LoadOp::create(ob, loc, VectorType::get({8}, el), flat,
-                                        ValueRange{om.div(bytes, 2)},
+                                        ValueRange{om.div(swizzled, 2)},
                                         /*nontemporal=*/false, llvm::Align(16));
         };
         partial = sums->accumulate(lb, loc, firstRow, sumsTid,
                                    loop.getRegionIterArgs().drop_front(), load);
       }
-      // This warpgroup's 64 rows of A (ping-pong: all of them), and B.
+      // This warpgroup's 64 rows of A (ping-pong: all of them), and B: A^T
+      // a region of 64 x 64 per warpgroup, K-major A rows 64 w (of the
+      // block's share that holds them, whose rows are 2 x width bytes
+      // apart).
       Value aOffset = lm.mul(stage, aBytes);
-      if (!t.pingpong)
-        aOffset = lm.add(aOffset, lm.mul(warpgroup, 64 * bk * 2));
-      Value aSlice = view(lb, aOffset, aSliceType.getShape(), el);
-      Value bTile = view(lb, lm.add(lm.mul(stage, bBytes), bRegion),
-                         bTileType.getShape(), el);
-      Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aSliceType),
-          aSlice, matrixA);
-      Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(
-          lb, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTileType),
-          bTile, matrixB);
+      if (!t.pingpong) {
+        const int64_t perRegion = layoutA.tileRows / 64;
+        aOffset =
+            lm.add(aOffset, info.transposedA || perRegion <= 1
+                                ? lm.mul(warpgroup, 64 * 128)
+                                : lm.add(lm.mul(lm.div(warpgroup, perRegion),
+                                                layoutA.tileRows * 128),
+                                         lm.mul(lm.rem(warpgroup, perRegion),
+                                                layoutA.offset(64, 0))));
+      }
+      Value descA = descriptor(lb, aOffset, layoutA, !info.transposedA);
+      Value descB = descriptor(lb, lm.add(lm.mul(stage, bBytes), bRegion),
+                               layoutB, info.transposedB);
       // The products of this tile stay in flight, those of the previous one
       // are done.
-      Value acc = issueWgmmas(lb, loc, info, rows, t.bn, descA, descB,
-                              loop.getRegionIterArgs()[0]);
+      Value acc = issueWgmmas(lb, loc, info, rows, t.bn, descA, descB, aSteps,
+                              bSteps, loop.getRegionIterArgs()[0]);
       if (t.pingpong) {
         // The products of K tile g - 1 are done: its stage goes back to
         // the producer, unless g - 1 was the other consumer's (kt = 0: the
@@ -1278,6 +1363,33 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
 
 } // namespace mpt::tc
 
+std::optional<mpt::tc::TmaBoxes> mpt::tc::tmaBoxes(const OperandView &view,
+                                                   int64_t tileRows) {
+  auto type = cast<MemRefType>(view.source.getType());
+  int64_t rank = type.getRank();
+  if (!type.hasStaticShape() || view.rows.empty() || view.cols.empty())
+    return std::nullopt;
+  mpt::tc::TmaBoxes boxes{tileRows, 64};
+  // Columns of (head, dim): a box takes one head where the heads are
+  // narrower than 64 (and 64 x 16-bit elements fill a 128-byte row).
+  int64_t last = type.getDimSize(rank - 1);
+  if (view.cols.size() > 1 && last % 64) {
+    if (type.getElementTypeBitWidth() != 16 || (last != 16 && last != 32))
+      return std::nullopt;
+    boxes.width = last;
+  }
+  // Rows of (batch, position): a box stays within one sequence.
+  int64_t sequence = type.getDimSize(view.rows.back());
+  if (view.rows.size() > 1 && sequence % tileRows) {
+    if (sequence % 8 || tileRows % sequence)
+      return std::nullopt;
+    boxes.rows = sequence;
+  }
+  if (boxes.copies(tileRows) > 64)
+    return std::nullopt;
+  return boxes;
+}
+
 bool mpt::tc::tmaReadable(const OperandView &view) {
   auto type = cast<MemRefType>(view.source.getType());
   int64_t rank = type.getRank();
@@ -1287,12 +1399,6 @@ bool mpt::tc::tmaReadable(const OperandView &view) {
          view.cols.back() == rank - 1 && view.rows.back() != rank - 1 &&
          static_cast<int64_t>(view.batch.size() + view.rows.size() +
                               view.cols.size()) == rank &&
-         type.getDimSize(rank - 1) * bytes % 16 == 0 && tmaBoxFits(view, 64) &&
-         (view.cols.size() == 1 || type.getDimSize(rank - 1) % 64 == 0);
-}
-
-bool mpt::tc::tmaBoxFits(const OperandView &view, int64_t boxRows) {
-  auto type = cast<MemRefType>(view.source.getType());
-  return view.rows.size() == 1 ||
-         type.getDimSize(view.rows.back()) % boxRows == 0;
+         type.getDimSize(rank - 1) * bytes % 16 == 0 &&
+         tmaBoxes(view, 64).has_value();
 }
