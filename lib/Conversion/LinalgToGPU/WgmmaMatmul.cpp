@@ -20,7 +20,12 @@
 // Tensor maps: each operand's source tensor with a box of rows x 64 that
 // is 1 along its batch dims (a batch's tiles never reach another batch), the
 // source a matrix, a batch of them or a strided view (attention's head
-// split: [1, rows, 1, 64] of [B, T, H, D]).
+// split: [1, rows, 1, 64] of [B, T, H, D]). Where a view's rows span
+// several dims and the last (a sequence) is shorter than the tile, or its
+// columns are heads of 16 or 32, a tile is several boxes, of one sequence
+// and one head each (StageLayout): a head's rows are then 32 or 64 bytes,
+// swizzled by that much, and the descriptors (built here: upstream's take
+// the 128-byte swizzle only) step from head to head.
 //
 // Pipeline: thread 0 issues the TMA copies of the first `stages` K tiles.
 // Iteration kt waits for its stage's mbarrier phase, issues the products and
