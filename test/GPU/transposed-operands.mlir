@@ -7,8 +7,9 @@
 // and B's without. The transpose goes when nothing after it reads its
 // result. It stays when its result is read elsewhere (the matmul still reads
 // the input), and is not folded when something between it and the matmul
-// writes its input, when the fused epilogue writes its input, for f32
-// operands, and before sm_80 (WMMA). wgmma folds the swap of the last two
+// writes its input, when the fused epilogue writes its input, and by WMMA
+// (before sm_80; bf16 there takes the tiled SIMT kernel, which folds as
+// mma.sync does, for f32 operands too). wgmma folds the swap of the last two
 // dimensions, and any permutation (or chain of transposes, through
 // reshapes) whose view has the input's contiguous dimension last among its
 // columns: its tile is TMA boxes of the input, 1 along the other (batch)
@@ -49,6 +50,8 @@
 // SM80-IR: nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = false}
 // SM80: remark: matmul 192x128x256 on Tensor Cores: mma.sync {{.*}}, A read from the transpose's input (K x M tiles, ldmatrix.trans)
 // SM75: remark: matmul 192x128x256 on Tensor Cores: WMMA
+// SM75-NOT: transpose's input
+// SM75: remark: matmul not on Tensor Cores (SIMT kernel): bf16 Tensor Core instructions need sm_80 or later; tiled SIMT kernel: {{.*}}, B read from the transpose's input (N x K){{$}}
 // SM75-NOT: transpose's input
 // PTX-A: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 1;
 func.func @dw(%x: memref<256x128xf16>, %dy: memref<256x192xf16>,

@@ -218,7 +218,10 @@ def ConvertLinalgToTensorCores
     64, 4 x 4 and 16; any shape; K staged through two shared buffers, the
     next step's loads in flight during the products; A, B and C loaded and
     the shared slices read in vectors of up to `simt-vector-bytes` of f32,
-    4 by default, as many as divide K or N), otherwise stays a
+    4 by default, as many as divide K or N; transposed operands and chains
+    of transposes read in place as `mma.sync` reads them, with rows of any
+    length: ", A read from the transpose's input (K x M)", "B ... (strided
+    view, N x K)"), otherwise stays a
     linalg op for the one-thread-per-element SIMT lowering; the remark says
     why and which.
   }];

@@ -25,7 +25,14 @@
 // consecutive K of a row (as many as divide K), of B as vectors of
 // consecutive columns (as many as divide N), consecutive threads on
 // consecutive vectors; with identity layouts and aligned bases, a vector
-// at a multiple of its width is aligned. C is updated the same way.
+// at a multiple of its width is aligned. C is updated the same way. A
+// transposed operand is read as it lies in memory (MatmulInfo::transposedA
+// and B, the input of the transpose the matmul read): A^T (K x M) in
+// vectors along M, stored straight into the slice; B^T (N x K) in vectors
+// along K, stored transposed as A is (its slice's rows padded too). An
+// operand read through a view (OperandView: attention's head split and
+// merge) is loaded at the view's indices, its vectors within the view's
+// last dim.
 //
 // Pipeline: two shared buffers of A's slice (transposed, rows padded by 4
 // words so that the threads that stage one row of A write different banks)
@@ -77,15 +84,22 @@ bool simtMatmulApplies(const MatmulInfo &info) {
 
 SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes) {
   // The staged values are f32: vectors of up to vector-bytes of them, at
-  // most 4 (the elements a thread stages of each operand per step).
+  // most 4 (the elements a thread stages of each operand per step), along
+  // the contiguous dim of A and B as they lie in memory (K of A, M of A^T,
+  // N of B, K of B^T; through a view, within its last dim).
   int64_t width = std::clamp<int64_t>(vectorBytes / 4, 1, 4);
-  auto along = [&](int64_t extent) {
+  auto along = [&](int64_t extent,
+                   const std::optional<OperandView> &view = std::nullopt) {
     int64_t w = width;
-    while (extent % w)
+    int64_t last =
+        view ? cast<MemRefType>(view->source.getType()).getShape().back() : w;
+    while (extent % w || last % w)
       w /= 2;
     return w;
   };
-  return {along(info.k), along(info.n), along(info.n), width};
+  return {along(info.transposedA ? info.m : info.k, info.viewA),
+          along(info.transposedB ? info.k : info.n, info.viewB), along(info.n),
+          width};
 }
 
 Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
@@ -95,8 +109,10 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
   Type f32 = outer.getF32Type();
   const int64_t tile = simtTile(info, sms), step = kThreads * 4 / tile;
   const int64_t micro = tile / kSide;
+  // B^T is staged transposed as A is: its rows padded too.
+  const int64_t padB = info.transposedB ? kPadA : 0;
   const int64_t aBytes = 2 * step * (tile + kPadA) * 4;
-  const int64_t bBytes = 2 * step * tile * 4;
+  const int64_t bBytes = 2 * step * (tile + padB) * 4;
   const SimtVectors vec = simtVectors(info, vectorBytes);
   IndexMath hm{outer, loc};
   Value sharedBytes = arith::ConstantIntOp::create(
@@ -128,7 +144,7 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
                       shared),
       dynamic, im.c(0), ValueRange());
   Value bs = memref::ViewOp::create(b, loc,
-                                    MemRefType::get({2, step, tile}, f32,
+                                    MemRefType::get({2, step, tile + padB}, f32,
                                                     MemRefLayoutAttrInterface(),
                                                     shared),
                                     dynamic, im.c(aBytes), ValueRange());
@@ -164,17 +180,23 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
     return vector::ExtractOp::create(eb, loc, value, ArrayRef<int64_t>{e});
   };
 
-  // `width` elements (row, col..col + width - 1) of `matrix` (rows x cols,
-  // cols a multiple of width, col of it) as f32, zero outside.
-  auto loadOrZero = [&](OpBuilder &lb, Value matrix, Value row, Value col,
-                        int64_t rows, int64_t cols, int64_t width) -> Value {
+  // `width` elements (row, col..col + width - 1) of `matrix` (rows x cols
+  // as it lies in memory, cols a multiple of width, col of it; through
+  // `view` where it is read through one) as f32, zero outside.
+  auto loadOrZero = [&](OpBuilder &lb, Value matrix,
+                        const std::optional<OperandView> &view, Value row,
+                        Value col, int64_t rows, int64_t cols,
+                        int64_t width) -> Value {
     Type type = typeOf(f32, width);
     Value inside = IndexMath{lb, loc}.inside(row, rows, col, cols);
     auto guard = scf::IfOp::create(lb, loc, TypeRange{type}, inside,
                                    /*withElseRegion=*/true);
     {
       OpBuilder tb = guard.getThenBodyBuilder();
-      Value v = load(tb, matrix, at(batch, row, col), width);
+      IndexMath tm{tb, loc};
+      Value v = view ? load(tb, view->source,
+                            mpt::tc::at(tm, *view, batch, row, col), width)
+                     : load(tb, matrix, at(batch, row, col), width);
       if (v.getType() != type)
         v = arith::ExtFOp::create(tb, loc, type, v);
       scf::YieldOp::create(tb, loc, v);
@@ -188,60 +210,85 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
     return guard.getResult(0);
   };
   // This thread's four elements of A's and of B's slice at K offset `k0`,
-  // as 4 / width vectors of `width` consecutive K of a row of A or columns
-  // of B (consecutive threads on consecutive vectors), and where they go
-  // in a buffer.
+  // as 4 / width vectors of `width` consecutive elements along the
+  // operand's contiguous dim (consecutive threads on consecutive vectors),
+  // and where they go in a buffer: K of A's rows and of B^T's go to
+  // consecutive rows of the slice (transposed), M of A^T's and N of B's
+  // along one row of it.
   struct Staged {
     SmallVector<Value> a, b;
   };
-  // A's vectors: a warp takes 8 consecutive K (a vector of vec.a at lane %
-  // (8 / vec.a)) of 4 vec.a consecutive rows (lane / (8 / vec.a)), the
-  // warps of a row of 8 K side by side along K: their transposed stores of
-  // element e then hit distinct banks (row + 4 K mod 32 with rows padded
-  // to 4 mod 32 words), where taking all `step` K of a row (16 at 64x64)
-  // put K and K + 8 of one row in one bank. A warp reads 32 bytes of each
-  // row, whole sectors, as before.
-  auto indexA = [&](IndexMath &lm, int64_t v) {
-    const int64_t perRow = 8 / vec.a, rows = 4 * vec.a, kBlocks = step / 8;
+  // Transposed staging (A, B^T): a warp takes 8 consecutive K (a vector of
+  // `width` at lane % (8 / width)) of 4 width consecutive rows (lane / (8 /
+  // width)), the warps of a row of 8 K side by side along K: their
+  // transposed stores of element e then hit distinct banks (row + 4 K mod
+  // 32 with rows padded to 4 mod 32 words), where taking all `step` K of a
+  // row (16 at 64x64) put K and K + 8 of one row in one bank. A warp reads
+  // 32 bytes of each row, whole sectors, as before. Returns (k, row).
+  auto transposing = [&](IndexMath &lm, int64_t v, int64_t width) {
+    const int64_t perRow = 8 / width, rows = 4 * width, kBlocks = step / 8;
     Value q = lm.add(tid, v * kThreads);
     Value lane = lm.rem(q, 32), warp = lm.div(q, 32);
     Value k = lm.add(lm.mul(lm.rem(warp, kBlocks), 8),
-                     lm.mul(lm.rem(lane, perRow), vec.a));
+                     lm.mul(lm.rem(lane, perRow), width));
     Value row =
         lm.add(lm.mul(lm.div(warp, kBlocks), rows), lm.div(lane, perRow));
     return std::make_pair(k, row);
   };
+  // Direct staging (A^T, B): consecutive vectors along a row of the slice.
+  // Returns (k, column).
+  auto direct = [&](IndexMath &lm, int64_t v, int64_t width) {
+    Value idx = lm.mul(lm.add(tid, v * kThreads), width);
+    return std::make_pair(lm.div(idx, tile), lm.rem(idx, tile));
+  };
+  auto indexA = [&](IndexMath &lm, int64_t v) {
+    return info.transposedA ? direct(lm, v, vec.a) : transposing(lm, v, vec.a);
+  };
   auto indexB = [&](IndexMath &lm, int64_t v) {
-    Value idx = lm.mul(lm.add(tid, v * kThreads), vec.b);
-    return std::make_pair(lm.div(idx, tile), lm.rem(idx, tile)); // k, col
+    return info.transposedB ? transposing(lm, v, vec.b) : direct(lm, v, vec.b);
   };
   auto stage = [&](OpBuilder &lb, Value k0) {
     IndexMath lm{lb, loc};
     Staged s;
     for (int64_t v = 0; v < 4 / vec.a; ++v) {
       auto [ak, row] = indexA(lm, v);
-      s.a.push_back(loadOrZero(lb, info.a, lm.add(rowBase, row), lm.add(k0, ak),
-                               info.m, info.k, vec.a));
+      Value k = lm.add(k0, ak), m = lm.add(rowBase, row);
+      s.a.push_back(info.transposedA ? loadOrZero(lb, info.a, info.viewA, k, m,
+                                                  info.k, info.m, vec.a)
+                                     : loadOrZero(lb, info.a, info.viewA, m, k,
+                                                  info.m, info.k, vec.a));
     }
     for (int64_t v = 0; v < 4 / vec.b; ++v) {
       auto [bk, col] = indexB(lm, v);
-      s.b.push_back(loadOrZero(lb, info.b, lm.add(k0, bk), lm.add(colBase, col),
-                               info.k, info.n, vec.b));
+      Value k = lm.add(k0, bk), n = lm.add(colBase, col);
+      s.b.push_back(info.transposedB ? loadOrZero(lb, info.b, info.viewB, n, k,
+                                                  info.n, info.k, vec.b)
+                                     : loadOrZero(lb, info.b, info.viewB, k, n,
+                                                  info.k, info.n, vec.b));
     }
     return s;
   };
   auto put = [&](OpBuilder &sb, const Staged &s, Value buffer) {
     IndexMath sm{sb, loc};
+    // Transposed: the vector's elements go to consecutive rows of the
+    // slice; direct: along one.
+    auto place = [&](Value value, Value slice, Value k, Value col,
+                     bool transposed, int64_t width) {
+      if (!transposed) {
+        store(sb, value, slice, ValueRange{buffer, k, col});
+        return;
+      }
+      for (int64_t e = 0; e < width; ++e)
+        memref::StoreOp::create(sb, loc, element(sb, value, e), slice,
+                                ValueRange{buffer, sm.add(k, e), col});
+    };
     for (auto [v, value] : llvm::enumerate(s.a)) {
       auto [ak, row] = indexA(sm, v);
-      // Transposed: the vector's elements go to consecutive rows of as.
-      for (int64_t e = 0; e < vec.a; ++e)
-        memref::StoreOp::create(sb, loc, element(sb, value, e), as,
-                                ValueRange{buffer, sm.add(ak, e), row});
+      place(value, as, ak, row, !info.transposedA, vec.a);
     }
     for (auto [v, value] : llvm::enumerate(s.b)) {
       auto [bk, col] = indexB(sm, v);
-      store(sb, value, bs, ValueRange{buffer, bk, col});
+      place(value, bs, bk, col, info.transposedB, vec.b);
     }
   };
   // A thread's rows (columns) are groups of `vec.shared` consecutive ones,

@@ -253,6 +253,34 @@ int64_t mmaSyncSharedBytes(const Tiles &t, const MatmulInfo &info) {
   return t.stages * bytes * (a[0] * a[1] + b[0] * b[1]);
 }
 
+/// ", A read from the transpose's input (K x M tiles, ...)" for the fold
+/// of `name`: through how many transposes, a strided view, the wgmma TMA
+/// boxes of a sequence's rows and of a head's columns (`boxes` for tiles of
+/// `tileRows`), and `tiles` where the operand is read transposed.
+static void describeFold(llvm::raw_ostream &os, const char *name,
+                         const std::optional<FoldedOperand> &fold, bool view,
+                         const char *tiles,
+                         std::optional<TmaBoxes> boxes = std::nullopt,
+                         int64_t tileRows = 0) {
+  if (!fold)
+    return;
+  os << ", " << name << " read from the transpose's input";
+  if (fold->transposes.size() > 1)
+    os << " through " << fold->transposes.size() << " transposes";
+  SmallVector<std::string> how;
+  if (view)
+    how.push_back("strided view");
+  if (boxes && boxes->rows < tileRows)
+    how.push_back("boxes of " + std::to_string(boxes->rows) + " rows");
+  if (boxes && boxes->width < 64)
+    how.push_back("heads of " + std::to_string(boxes->width) + " in " +
+                  std::to_string(2 * boxes->width) + "-byte swizzled rows");
+  if (fold->transposed)
+    how.push_back(tiles);
+  if (!how.empty())
+    os << " (" << llvm::join(how, ", ") << ")";
+}
+
 /// What `op` does to buffers (mpt::accessesOf), seeing through what this
 /// pass built (mpt::builtAccessesOf): the kernels of `built` and the TMA
 /// descriptors.
@@ -370,87 +398,13 @@ struct ConvertLinalgToTensorCoresPass
       // of transposes whose view keeps 16-byte rows (the head merge too).
       MatmulInfo kernelInfo = *info;
       std::optional<FoldedOperand> foldA, foldB;
-      // Views made for a kernel that did not take them.
-      auto eraseUnusedViews = [](ArrayRef<Value> values) {
-        for (Value v : values)
-          while (v &&
-                 (v.getDefiningOp<memref::CollapseShapeOp>() ||
-                  v.getDefiningOp<memref::ExpandShapeOp>()) &&
-                 v.use_empty()) {
-            Operation *view = v.getDefiningOp();
-            v = view->getOperand(0);
-            view->erase();
-          }
-      };
-      // The folds of A and B for a kernel that reads `plain` views and TMA
-      // boxes only (wgmma) or any (mma.sync), into `into`.
-      // (Blocks store results while others still read the input: the fused
-      // epilogue's output must not be it.)
       bool lowPrecisionSync = !wmma && !info->element.isF32();
       auto fold = [&](MatmulInfo &into, bool plainOnly) {
         foldA = foldB = std::nullopt;
-        if (!lowPrecisionSync)
-          return;
-        int64_t chunk = 16 / (info->element.getIntOrFloatBitWidth() / 8);
-        OpBuilder b(op);
-        auto use = [&](Value operand, std::optional<FoldedOperand> &folded,
-                       Value &kernelOperand, bool &transposed,
-                       std::optional<OperandView> &view) {
-          // The fold of at most `maxTransposes` transposes (0: any) and its
-          // view, if the kernel takes it.
-          auto attempt =
-              [&](int64_t maxTransposes) -> std::optional<OperandView> {
-            folded =
-                foldTransposes(op, operand, chunk, accesses, maxTransposes);
-            if (folded &&
-                (epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
-                                           mpt::rootOf(folded->buffer))))
-              folded.reset();
-            if (folded && plainOnly && folded->plain() && !folded->transposed)
-              folded.reset();
-            if (!folded)
-              return std::nullopt;
-            OperandView v = folded->materialize(b, op.getLoc());
-            if (plainOnly && !folded->plain() && !tmaReadable(v)) {
-              eraseUnusedViews({v.source});
-              folded.reset();
-              return std::nullopt;
-            }
-            return v;
-          };
-          // wgmma: the whole chain where its view is a TMA box, otherwise
-          // the last transpose alone (the swap of the last two dims).
-          std::optional<OperandView> found = attempt(0);
-          if (!found && plainOnly)
-            found = attempt(1);
-          if (!found)
-            return;
-          OperandView v = *found;
-          transposed = folded->transposed;
-          if (!folded->plain()) {
-            view = v;
-            return;
-          }
-          // A matrix, or a batch of them (batch dims collapsed into one).
-          kernelOperand = v.source;
-          auto type = cast<MemRefType>(v.source.getType());
-          int64_t rank = type.getRank();
-          if (info->batch && rank > 3) {
-            ReassociationIndices batch(rank - 2);
-            std::iota(batch.begin(), batch.end(), 0);
-            kernelOperand = memref::CollapseShapeOp::create(
-                b, op.getLoc(), kernelOperand,
-                ArrayRef<ReassociationIndices>{batch, {rank - 2}, {rank - 1}});
-          } else if (info->batch && rank == 2) {
-            kernelOperand = memref::ExpandShapeOp::create(
-                b, op.getLoc(),
-                MemRefType::get({1, type.getDimSize(0), type.getDimSize(1)},
-                                type.getElementType()),
-                kernelOperand, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
-          }
-        };
-        use(info->a, foldA, into.a, into.transposedA, into.viewA);
-        use(info->b, foldB, into.b, into.transposedB, into.viewB);
+        if (lowPrecisionSync)
+          foldOperands(op, *info, epilogue, accesses, plainOnly,
+                       16 / (info->element.getIntOrFloatBitWidth() / 8), into,
+                       foldA, foldB);
       };
       WgmmaOptions wgmma;
       wgmma.blockTile = blockTile;
@@ -526,33 +480,6 @@ struct ConvertLinalgToTensorCoresPass
       StoreFn store = epilogue ? StoreFn(storeFused) : StoreFn(storeC);
       std::string kernel;
       llvm::raw_string_ostream os(kernel);
-      // ", A read from the transpose's input (K x M tiles, ...)".
-      auto describeFold = [&](const char *name,
-                              const std::optional<FoldedOperand> &fold,
-                              bool view, const char *tiles,
-                              std::optional<TmaBoxes> boxes = std::nullopt,
-                              int64_t tileRows = 0) {
-        if (!fold)
-          return;
-        os << ", " << name << " read from the transpose's input";
-        if (fold->transposes.size() > 1)
-          os << " through " << fold->transposes.size() << " transposes";
-        SmallVector<std::string> how;
-        if (view)
-          how.push_back("strided view");
-        // wgmma: TMA boxes of a sequence's rows, of a head's columns.
-        if (boxes && boxes->rows < tileRows)
-          how.push_back("boxes of " + std::to_string(boxes->rows) + " rows");
-        if (boxes && boxes->width < 64)
-          how.push_back("heads of " + std::to_string(boxes->width) + " in " +
-                        std::to_string(2 * boxes->width) +
-                        "-byte swizzled rows");
-        if (fold->transposed)
-          how.push_back(tiles);
-        if (!how.empty())
-          os << " (" << llvm::join(how, ", ") << ")";
-      };
-
       BlockOrder order;
       if (hopperTiles) {
         const WgmmaTiles &t = *hopperTiles;
@@ -585,10 +512,10 @@ struct ConvertLinalgToTensorCoresPass
            << (t.pingpong ? " on alternate tiles" : "") << ", " << t.stages
            << "-stage mbarrier pipeline, " << t.sharedBytes()
            << " bytes of shared memory";
-        describeFold("A", foldA, kernelInfo.viewA.has_value(), "M-major tiles",
-                     aBoxes, aRows);
-        describeFold("B", foldB, kernelInfo.viewB.has_value(), "K-major tiles",
-                     bBoxes, bRows);
+        describeFold(os, "A", foldA, kernelInfo.viewA.has_value(),
+                     "M-major tiles", aBoxes, aRows);
+        describeFold(os, "B", foldB, kernelInfo.viewB.has_value(),
+                     "K-major tiles", bBoxes, bRows);
         if (t.specialized)
           os << ", warp-specialized (a producer warpgroup issues the copies)";
         if (t.clusterBlocks() > 1)
@@ -637,9 +564,9 @@ struct ConvertLinalgToTensorCoresPass
         if (!wmma)
           os << ", " << t.stages << "-stage cp.async pipeline"
              << (tf32 ? "" : ", ldmatrix");
-        describeFold("A", foldA, kernelInfo.viewA.has_value(),
+        describeFold(os, "A", foldA, kernelInfo.viewA.has_value(),
                      "K x M tiles, ldmatrix.trans");
-        describeFold("B", foldB, kernelInfo.viewB.has_value(),
+        describeFold(os, "B", foldB, kernelInfo.viewB.has_value(),
                      "N x K tiles, ldmatrix");
         if (hopper)
           os << " (not wgmma: " << whyNotWgmma << ")";
@@ -675,6 +602,90 @@ struct ConvertLinalgToTensorCoresPass
     }
   }
 
+  /// Views made for a kernel that did not take them.
+  static void eraseUnusedViews(ArrayRef<Value> values) {
+    for (Value v : values)
+      while (v &&
+             (v.getDefiningOp<memref::CollapseShapeOp>() ||
+              v.getDefiningOp<memref::ExpandShapeOp>()) &&
+             v.use_empty()) {
+        Operation *view = v.getDefiningOp();
+        v = view->getOperand(0);
+        view->erase();
+      }
+  }
+
+  /// The folds of the transposes that wrote A and B of `op` (`info`, its
+  /// plain operands) into `into` and `foldA`, `foldB`: for a kernel that
+  /// reads plain views and TMA boxes only (wgmma, `plainOnly`) or any view
+  /// whose rows along the contiguous dim are multiples of `chunk` elements
+  /// (mma.sync: 16 bytes; the SIMT kernel: any). (Blocks store results
+  /// while others still read the input: the fused epilogue's output must
+  /// not be it.)
+  void foldOperands(linalg::LinalgOp op, const MatmulInfo &info,
+                    const std::optional<FusedEpilogue> &epilogue,
+                    function_ref<mpt::Accesses(Operation *)> accesses,
+                    bool plainOnly, int64_t chunk, MatmulInfo &into,
+                    std::optional<FoldedOperand> &foldA,
+                    std::optional<FoldedOperand> &foldB) {
+    OpBuilder b(op);
+    auto use = [&](Value operand, std::optional<FoldedOperand> &folded,
+                   Value &kernelOperand, bool &transposed,
+                   std::optional<OperandView> &view) {
+      // The fold of at most `maxTransposes` transposes (0: any) and its
+      // view, if the kernel takes it.
+      auto attempt = [&](int64_t maxTransposes) -> std::optional<OperandView> {
+        folded = foldTransposes(op, operand, chunk, accesses, maxTransposes);
+        if (folded && (epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
+                                                 mpt::rootOf(folded->buffer))))
+          folded.reset();
+        if (folded && plainOnly && folded->plain() && !folded->transposed)
+          folded.reset();
+        if (!folded)
+          return std::nullopt;
+        OperandView v = folded->materialize(b, op.getLoc());
+        if (plainOnly && !folded->plain() && !tmaReadable(v)) {
+          eraseUnusedViews({v.source});
+          folded.reset();
+          return std::nullopt;
+        }
+        return v;
+      };
+      // wgmma: the whole chain where its view is a TMA box, otherwise
+      // the last transpose alone (the swap of the last two dims).
+      std::optional<OperandView> found = attempt(0);
+      if (!found && plainOnly)
+        found = attempt(1);
+      if (!found)
+        return;
+      OperandView v = *found;
+      transposed = folded->transposed;
+      if (!folded->plain()) {
+        view = v;
+        return;
+      }
+      // A matrix, or a batch of them (batch dims collapsed into one).
+      kernelOperand = v.source;
+      auto type = cast<MemRefType>(v.source.getType());
+      int64_t rank = type.getRank();
+      if (info.batch && rank > 3) {
+        ReassociationIndices batch(rank - 2);
+        std::iota(batch.begin(), batch.end(), 0);
+        kernelOperand = memref::CollapseShapeOp::create(
+            b, op.getLoc(), kernelOperand,
+            ArrayRef<ReassociationIndices>{batch, {rank - 2}, {rank - 1}});
+      } else if (info.batch && rank == 2) {
+        kernelOperand = memref::ExpandShapeOp::create(
+            b, op.getLoc(),
+            MemRefType::get({1, type.getDimSize(0), type.getDimSize(1)},
+                            type.getElementType()),
+            kernelOperand, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+      }
+    };
+    use(info.a, foldA, into.a, into.transposedA, into.viewA);
+    use(info.b, foldB, into.b, into.transposedB, into.viewB);
+  }
+
   /// Erases the transposes of `a` and `b` (nearest the matmul first) that
   /// nothing reads any more: a transpose goes when no op after it reads the
   /// buffer it wrote. (A buffer that two of them write is left alone: freeing
@@ -707,23 +718,37 @@ struct ConvertLinalgToTensorCoresPass
     std::string ignored;
     std::optional<MatmulInfo> info = operands(op, ignored);
     bool tiled = info && simtMatmulApplies(*info);
+    auto accesses = [&](Operation *o) {
+      return accessesSeeingKernels(o, built);
+    };
     std::optional<FusedEpilogue> zeroStart;
     if (tiled)
-      zeroStart = findZeroStart(op, info->c, [&](Operation *o) {
-        return accessesSeeingKernels(o, built);
-      });
+      zeroStart = findZeroStart(op, info->c, accesses);
+    // The tiled kernel reads a transposed operand as it lies in memory,
+    // and any chain of transposes through a strided view (attention's head
+    // split and merge), as mma.sync does.
+    MatmulInfo kernelInfo = info ? *info : MatmulInfo();
+    std::optional<FoldedOperand> foldA, foldB;
+    if (tiled)
+      foldOperands(op, *info, zeroStart, accesses, /*plainOnly=*/false,
+                   /*chunk=*/1, kernelInfo, foldA, foldB);
+    std::string folds;
+    llvm::raw_string_ostream os(folds);
+    describeFold(os, "A", foldA, kernelInfo.viewA.has_value(), "K x M");
+    describeFold(os, "B", foldB, kernelInfo.viewB.has_value(), "N x K");
     op.emitRemark() << "matmul not on Tensor Cores (SIMT kernel): " << why
-                    << (tiled ? "; " + describeSimtMatmul(*info, sms,
+                    << (tiled ? "; " + describeSimtMatmul(kernelInfo, sms,
                                                           simtVectorBytes)
                               : "")
-                    << (zeroStart ? ", " + zeroStart->describe() : "");
+                    << folds << (zeroStart ? ", " + zeroStart->describe() : "");
     if (!tiled)
       return;
     OpBuilder b(op);
-    built.insert(buildSimtMatmulKernel(b, op.getLoc(), *info, sms,
+    built.insert(buildSimtMatmulKernel(b, op.getLoc(), kernelInfo, sms,
                                        simtVectorBytes,
                                        /*fromZero=*/zeroStart.has_value()));
     op->erase();
+    eraseFoldedTransposes(foldA, foldB);
     if (zeroStart)
       zeroStart->erase(info->c);
   }
