@@ -867,7 +867,8 @@ void landCopies(Mbarrier &m) {
 
 /// A wgmma matrix descriptor: the operand's start address (in the block's
 /// shared memory window), leading and stride byte offsets, and the width of
-/// its swizzled rows (128, 64 or 32 bytes).
+/// its swizzled rows (128, 64 or 32 bytes; 16 without a swizzle, the
+/// interleaved layout of 8 x 16-byte core matrices).
 struct Descriptor {
   int64_t start, leading, stride;
   int rowBytes;
@@ -876,10 +877,6 @@ struct Descriptor {
 Descriptor decode(int64_t d, const char *operand) {
   Launch &l = launch();
   int swizzleMode = static_cast<int>((uint64_t(d) >> 62) & 3);
-  if (swizzleMode == 0)
-    fail("wgmma descriptor of %s without a swizzle (mode 0); the emulator "
-         "takes the 128-, 64- and 32-byte swizzles (modes 1, 2, 3) only",
-         operand);
   if ((d >> 49) & 7)
     fail("wgmma descriptor of %s with a base offset; the emulator takes "
          "operands aligned to the swizzle's pattern only",
@@ -888,24 +885,30 @@ Descriptor decode(int64_t d, const char *operand) {
   r.start = reinterpret_cast<int64_t>(l.shared) + ((d & 0x3fff) << 4);
   r.leading = ((d >> 16) & 0x3fff) << 4;
   r.stride = ((d >> 32) & 0x3fff) << 4;
-  r.rowBytes = 256 >> swizzleMode;
+  r.rowBytes = swizzleMode ? 256 >> swizzleMode : 16;
   return r;
 }
 
 /// The address of element (i, k) of an operand with rows i (M of A, N of
 /// B) and K columns, in rows of R = d.rowBytes bytes swizzled by R (PTX ISA
 /// 9.7.15.5.1, the canonical layouts): K-major (K contiguous within a row,
-/// 8-row groups `stride` apart; an instruction's K fits in a row) or
-/// MN-major (i contiguous within a row, groups of R bytes of i `leading`
-/// apart, 8-row K groups `stride` apart).
+/// 8-row groups `stride` apart; an instruction's K fits in a row of 32
+/// bytes or more) or MN-major (i contiguous within a row, groups of R bytes
+/// of i `leading` apart, 8-row K groups `stride` apart). Without a swizzle
+/// (R = 16) the rows are those of 8 x 16-byte core matrices, and the
+/// offsets' roles differ: K-major, the next 8 K `leading` on; MN-major,
+/// the next 8 of i `stride` on and the next 8 K `leading` on.
 const char *operandAddress(const Descriptor &d, bool kMajor, int64_t i,
                            int64_t k, int elementBytes) {
-  // (An instruction's K, 32 bytes, fits in the narrowest row.)
   const int64_t rowBytes = d.rowBytes, perRow = rowBytes / elementBytes;
+  const bool interleaved = rowBytes == 16;
   int64_t offset =
-      kMajor ? (i % 8) * rowBytes + (i / 8) * d.stride + k * elementBytes
-             : (i % perRow) * elementBytes + (i / perRow) * d.leading +
-                   (k % 8) * rowBytes + (k / 8) * d.stride;
+      kMajor ? (i % 8) * rowBytes + (i / 8) * d.stride +
+                   (k % perRow) * elementBytes + (k / perRow) * d.leading
+             : (i % perRow) * elementBytes +
+                   (i / perRow) * (interleaved ? d.stride : d.leading) +
+                   (k % 8) * rowBytes +
+                   (k / 8) * (interleaved ? d.leading : d.stride);
   Launch &l = launch();
   int64_t a = swizzle(d.start + offset, rowBytes);
   int64_t base = reinterpret_cast<int64_t>(l.shared);

@@ -14,7 +14,7 @@
 // reshapes) whose view has the input's contiguous dimension last among its
 // columns: its tile is TMA boxes of the input, 1 along the other (batch)
 // dimensions, of a sequence's rows where the rows span several dimensions
-// and of a head's columns for heads of 16 or 32; mma.sync any permutation
+// and of a head's columns for heads of 8, 16 or 32; mma.sync any permutation
 // that keeps the input's contiguous dimension the last of the operand's
 // rows or columns, reading the input through a strided view
 // (emulate-head-split.test runs attention's head split and merge).

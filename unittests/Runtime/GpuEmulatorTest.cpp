@@ -760,16 +760,59 @@ TEST(GpuEmulator, WgmmaReadsNarrowSwizzlesInCutlassCanonicalLayouts) {
     }
 }
 
-void wgmmaUnswizzledKernel(void *, void *, int64_t) {
-  float c[4] = {}, d[4];
-  mpt_emu_wgmma(int64_t(1024 >> 4) << 32, descriptor(8192), 8, 16, 1, 0, 1, 0,
-                addr(c), addr(d));
+/// The same product with both operands unswizzled (mode 0), laid out as
+/// CUTLASS's interleaved canonical layouts of 8 x 16-byte core matrices:
+/// K-major ((8,m),(T,2)):((1T,SBO),(1,LBO)) (the second 8 K a core matrix
+/// LBO on: attention's heads of 8, a head's rows apart) and MN-major
+/// ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) (the next 8 of N SBO on, the next
+/// 8 K LBO on: the offsets' roles swapped from the swizzled layouts).
+void wgmmaInterleavedKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<WgmmaNarrowArgs *>(argsPtr);
+  auto *s = static_cast<char *>(shared);
+  const int64_t aSbo = 128, aLbo = 1024, bBase = 2048, bSbo = 256, bLbo = 128;
+  int64_t t = tid();
+  if (t == 0) {
+    for (int i = 0; i < 64; ++i)
+      for (int k = 0; k < 16; ++k)
+        putSwizzledBy(
+            s, (i % 8) * 16 + (i / 8) * aSbo + (k % 8) * 2 + (k / 8) * aLbo,
+            args.a[i * 16 + k], 0);
+    for (int k = 0; k < 16; ++k)
+      for (int n = 0; n < 64; ++n)
+        putSwizzledBy(s,
+                      bBase + (n % 8) * 2 + (n / 8) * bSbo + (k % 8) * 16 +
+                          (k / 8) * bLbo,
+                      args.b[k * 64 + n], 0);
+  }
+  mpt_emu_barrier();
+  int64_t descA = ((aLbo >> 4) << 16) | ((aSbo >> 4) << 32);
+  int64_t descB = (bBase >> 4) | ((bLbo >> 4) << 16) | ((bSbo >> 4) << 32);
+  float c[32] = {}, d[32];
+  mpt_emu_wgmma(descA, descB, 64, 16, 1, /*row=*/0, /*row=*/0, 0, addr(c),
+                addr(d));
+  mpt_emu_wgmma_commit();
+  mpt_emu_wgmma_wait(0);
+  int64_t warp = t / 32, g = (t % 32) / 4, q = t % 4;
+  for (int r = 0; r < 32; ++r)
+    args.d[(16 * warp + g + 8 * ((r % 4) / 2)) * 64 + 8 * (r / 4) + 2 * q +
+           r % 2] = mpt_emu_wgmma_read(d[r]);
 }
 
-TEST(GpuEmulatorDeathTest, WgmmaDescriptorsAreSwizzled) {
-  EXPECT_EXIT(launch(wgmmaUnswizzledKernel, nullptr, 128, 16384),
-              testing::ExitedWithCode(3),
-              "wgmma descriptor of A without a swizzle \\(mode 0\\)");
+TEST(GpuEmulator, WgmmaReadsInterleavedOperandsInCutlassCanonicalLayouts) {
+  std::vector<float> a(64 * 16), b(16 * 64), d(64 * 64, -1.0f);
+  for (int i = 0; i < 64 * 16; ++i)
+    a[i] = static_cast<float>((i * 7) % 11 - 5);
+  for (int i = 0; i < 16 * 64; ++i)
+    b[i] = static_cast<float>((i * 5) % 13 - 6);
+  WgmmaNarrowArgs args{a.data(), b.data(), d.data()};
+  launch(wgmmaInterleavedKernel, &args, 128, 16384);
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < 64; ++n) {
+      float expected = 0;
+      for (int k = 0; k < 16; ++k)
+        expected += a[m * 16 + k] * b[k * 64 + n];
+      ASSERT_EQ(d[m * 64 + n], expected) << "row " << m << ", column " << n;
+    }
 }
 
 /// A TMA copy of a box of 32-byte rows (32-byte swizzle) to shared byte

@@ -138,10 +138,11 @@ def ConvertLinalgToTensorCores
       several dimensions (the head merge: [1, 1, rows, 64] of
       [B, H, T, D]). A box stays within the last dimension of the rows:
       where a sequence T is shorter than the tile, the tile is boxes of T
-      rows (T a multiple of 8 that divides the tile's rows). Heads of 16 or
-      32 (16-bit elements) are boxes of one head each, [1, 1, rows, D],
+      rows (T a multiple of 8 that divides the tile's rows). Heads of 8, 16
+      or 32 (16-bit elements) are boxes of one head each, [1, 1, rows, D],
       that lie in the stage head after head in rows of 2 D bytes with the
-      32- or 64-byte swizzle, which the wgmma descriptors state (A or B^T
+      32- or 64-byte swizzle (heads of 8: none, the interleaved layout of 8
+      x 16-byte core matrices), which the wgmma descriptors state (A or B^T
       read along a head's row and on to the next head's; A^T and B with
       the heads 64 rows apart); B^T in such heads takes `cluster-m=1`. At
       most 64 boxes a tile; other shapes keep the transpose. The transposes

@@ -274,7 +274,9 @@ static void describeFold(llvm::raw_ostream &os, const char *name,
     how.push_back("boxes of " + std::to_string(boxes->rows) + " rows");
   if (boxes && boxes->width < 64)
     how.push_back("heads of " + std::to_string(boxes->width) + " in " +
-                  std::to_string(2 * boxes->width) + "-byte swizzled rows");
+                  std::to_string(2 * boxes->width) +
+                  (boxes->width > 8 ? "-byte swizzled rows"
+                                    : "-byte rows, not swizzled"));
   if (fold->transposed)
     how.push_back(tiles);
   if (!how.empty())

@@ -22,10 +22,11 @@
 // source a matrix, a batch of them or a strided view (attention's head
 // split: [1, rows, 1, 64] of [B, T, H, D]). Where a view's rows span
 // several dims and the last (a sequence) is shorter than the tile, or its
-// columns are heads of 16 or 32, a tile is several boxes, of one sequence
-// and one head each (StageLayout): a head's rows are then 32 or 64 bytes,
-// swizzled by that much, and the descriptors (built here: upstream's take
-// the 128-byte swizzle only) step from head to head.
+// columns are heads of 8, 16 or 32, a tile is several boxes, of one
+// sequence and one head each (StageLayout): a head's rows are then 16, 32
+// or 64 bytes, swizzled by that much (16: not at all), and the descriptors
+// (built here: upstream's take the 128-byte swizzle only) step from head
+// to head.
 //
 // Pipeline: thread 0 issues the TMA copies of the first `stages` K tiles.
 // Iteration kt waits for its stage's mbarrier phase, issues the products and
@@ -109,8 +110,8 @@ int64_t epilogueBytes(int64_t bm, int64_t bn) {
 /// BM rows; B^T: of its BN rows; A^T and B: 64 rows of K, one region per 64
 /// of M or N), side by side. A region holds 64 / width atoms side by side,
 /// the columns of one box each: tileRows rows of 2 * width bytes, swizzled
-/// by that much (128 bytes, or 32 and 64 for heads of 16 and 32), filled by
-/// TMA boxes of `boxes.rows` rows.
+/// by that much (128 bytes, or 32 and 64 for heads of 16 and 32; heads of 8
+/// not at all), filled by TMA boxes of `boxes.rows` rows.
 struct StageLayout {
   int64_t tileRows;
   TmaBoxes boxes;
@@ -864,10 +865,13 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // The wgmma matrix descriptors (PTX ISA 9.7.15.5.1) of A and B at byte
   // `offset` of the stages: bits [4, 18) of the address, the leading and
   // stride byte offsets in 16-byte units, and the swizzle of the rows
-  // (mode 1: 128 bytes, 2: 64, 3: 32). 8-row groups lie 8 rows apart; the
-  // atoms of MN-major A^T and B (64 / width per region) lie a region's 64
-  // rows apart (the leading offset; K-major operands do not use it: 1, as
-  // CUTLASS sets it).
+  // (mode 1: 128 bytes, 2: 64, 3: 32; 0: none, rows of 16 bytes). 8-row
+  // groups lie 8 rows apart; the atoms of MN-major A^T and B (64 / width
+  // per region) lie a region's 64 rows apart (the leading offset, or
+  // without a swizzle the stride offset, the 8-row groups then the
+  // leading one). Swizzled K-major operands do not use the leading offset
+  // (1, as CUTLASS sets it); unswizzled ones (heads of 8) find the second
+  // 8 K of a k16 step, the next head, a region's rows on.
   auto descriptor = [&](OpBuilder &db, Value offset, const StageLayout &layout,
                         bool kMajor) -> Value {
     IndexMath dm{db, loc};
@@ -877,8 +881,15 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
                                           static_cast<int64_t>(bits));
     };
     const uint64_t rowBytes = layout.rowBytes();
-    const uint64_t leading = kMajor ? 1 : layout.tileRows * rowBytes >> 4;
-    const uint64_t mode = rowBytes == 128 ? 1 : rowBytes == 64 ? 2 : 3;
+    const uint64_t atoms = layout.tileRows * rowBytes, groups = 8 * rowBytes;
+    uint64_t leading = kMajor ? 16 : atoms, stride = groups;
+    if (rowBytes == 16)
+      std::tie(leading, stride) =
+          kMajor ? std::pair(atoms, groups) : std::pair(groups, atoms);
+    const uint64_t mode = rowBytes == 128  ? 1
+                          : rowBytes == 64 ? 2
+                          : rowBytes == 32 ? 3
+                                           : 0;
     Value at = arith::IndexCastOp::create(
         db, loc, i64, dm.add(dm.add(address, base), offset));
     Value bits = arith::ShRUIOp::create(
@@ -886,7 +897,7 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         constant(4));
     return arith::OrIOp::create(
         db, loc, bits,
-        constant(leading << 16 | (8 * rowBytes >> 4) << 32 | mode << 62));
+        constant((leading >> 4) << 16 | (stride >> 4) << 32 | mode << 62));
   };
   // The bytes the wgmma of rows 64 m and K 16 k reads A and B on from the
   // warpgroup's descriptors: K-major along a row (into the next head's
@@ -1379,7 +1390,8 @@ std::optional<mpt::tc::TmaBoxes> mpt::tc::tmaBoxes(const OperandView &view,
   // narrower than 64 (and 64 x 16-bit elements fill a 128-byte row).
   int64_t last = type.getDimSize(rank - 1);
   if (view.cols.size() > 1 && last % 64) {
-    if (type.getElementTypeBitWidth() != 16 || (last != 16 && last != 32))
+    if (type.getElementTypeBitWidth() != 16 ||
+        (last != 8 && last != 16 && last != 32))
       return std::nullopt;
     boxes.width = last;
   }
