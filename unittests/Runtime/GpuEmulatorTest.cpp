@@ -691,17 +691,21 @@ TEST(GpuEmulator, WgmmaReadsNMajorBInCutlassCanonicalLayout) {
     }
 }
 
-/// wgmma m64n64k16 with A K-major in 32-byte rows and B N-major in 64-byte
-/// rows (swizzle modes 3 and 2), laid out as CUTLASS's canonical layouts
-/// (cute's make_gmma_desc, T = 8 halves): K-major
-/// Swizzle<1,4,3> o ((8,m),(T,2)):((2T,SBO),(1,T)), MN-major
-/// Swizzle<2,4,3> o ((T,4,m),(8,k)):((1,T,LBO),(4T,SBO)). Attention's head
-/// merge lies so in heads of 16 (A) and 32 (B). Written from those
-/// formulas, not from the emulator's decoding.
-struct WgmmaNarrowArgs {
+/// One wgmma m64n64k16 (f16) with A K-major and B N-major in a layout
+/// given by formulas: A's element (i, k) at byte `aAt(i, k)`, B's (k, n) at
+/// `bAt(k, n)`, swizzled by 16 * 2^bits bytes (Swizzle<bits, 4, 3>), read
+/// through descriptors `descA` and `descB`.
+struct WgmmaLayout {
+  int64_t (*aAt)(int64_t i, int64_t k);
+  int64_t (*bAt)(int64_t k, int64_t n);
+  int aBits, bBits;
+  int64_t descA, descB;
+};
+struct WgmmaLayoutArgs {
   const float *a; // 64 x 16
   const float *b; // 16 x 64
   float *d;       // 64 x 64
+  WgmmaLayout layout;
 };
 
 /// Stores `v` as f16 at byte `offset` of `s` through the swizzle of
@@ -711,29 +715,22 @@ void putSwizzledBy(char *s, int64_t offset, float v, int bits) {
   std::memcpy(s + (offset ^ (((offset >> 7) & ((1 << bits) - 1)) << 4)), &h, 2);
 }
 
-void wgmmaNarrowKernel(void *argsPtr, void *shared, int64_t) {
-  auto &args = *static_cast<WgmmaNarrowArgs *>(argsPtr);
+void wgmmaLayoutKernel(void *argsPtr, void *shared, int64_t) {
+  auto &args = *static_cast<WgmmaLayoutArgs *>(argsPtr);
+  const WgmmaLayout &l = args.layout;
   auto *s = static_cast<char *>(shared);
-  const int64_t aSbo = 256, bBase = 4096, bLbo = 2048, bSbo = 512;
   int64_t t = tid();
   if (t == 0) {
     for (int i = 0; i < 64; ++i)
       for (int k = 0; k < 16; ++k)
-        putSwizzledBy(s, (i % 8) * 32 + (i / 8) * aSbo + 2 * k,
-                      args.a[i * 16 + k], 1);
+        putSwizzledBy(s, l.aAt(i, k), args.a[i * 16 + k], l.aBits);
     for (int k = 0; k < 16; ++k)
       for (int n = 0; n < 64; ++n)
-        putSwizzledBy(s,
-                      bBase + (n % 32) * 2 + (n / 32) * bLbo + (k % 8) * 64 +
-                          (k / 8) * bSbo,
-                      args.b[k * 64 + n], 2);
+        putSwizzledBy(s, l.bAt(k, n), args.b[k * 64 + n], l.bBits);
   }
   mpt_emu_barrier();
-  int64_t descA = ((aSbo >> 4) << 32) | (int64_t(3) << 62);
-  int64_t descB = (bBase >> 4) | ((bLbo >> 4) << 16) | ((bSbo >> 4) << 32) |
-                  (int64_t(2) << 62);
   float c[32] = {}, d[32];
-  mpt_emu_wgmma(descA, descB, 64, 16, 1, /*row=*/0, /*row=*/0, 0, addr(c),
+  mpt_emu_wgmma(l.descA, l.descB, 64, 16, 1, /*row=*/0, /*row=*/0, 0, addr(c),
                 addr(d));
   mpt_emu_wgmma_commit();
   mpt_emu_wgmma_wait(0);
@@ -743,76 +740,62 @@ void wgmmaNarrowKernel(void *argsPtr, void *shared, int64_t) {
            r % 2] = mpt_emu_wgmma_read(d[r]);
 }
 
+/// A B in `layout` equals the product.
+void expectLayoutProduct(const WgmmaLayout &layout) {
+  std::vector<float> a(64 * 16), b(16 * 64), d(64 * 64, -1.0f);
+  for (int i = 0; i < 64 * 16; ++i)
+    a[i] = static_cast<float>((i * 7) % 11 - 5);
+  for (int i = 0; i < 16 * 64; ++i)
+    b[i] = static_cast<float>((i * 5) % 13 - 6);
+  WgmmaLayoutArgs args{a.data(), b.data(), d.data(), layout};
+  launch(wgmmaLayoutKernel, &args, 128, 16384);
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < 64; ++n) {
+      float expected = 0;
+      for (int k = 0; k < 16; ++k)
+        expected += a[m * 16 + k] * b[k * 64 + n];
+      ASSERT_EQ(d[m * 64 + n], expected) << "row " << m << ", column " << n;
+    }
+}
+
+/// A K-major in 32-byte rows and B N-major in 64-byte rows (swizzle modes
+/// 3 and 2), laid out as CUTLASS's canonical layouts (cute's
+/// make_gmma_desc, T = 8 halves): K-major
+/// Swizzle<1,4,3> o ((8,m),(T,2)):((2T,SBO),(1,T)), SBO = 256; MN-major
+/// Swizzle<2,4,3> o ((T,4,m),(8,k)):((1,T,LBO),(4T,SBO)), LBO = 2048, SBO =
+/// 512, at byte 4096. Attention's head merge lies so in heads of 16 (A)
+/// and 32 (B). Written from those formulas, not from the emulator's
+/// decoding.
 TEST(GpuEmulator, WgmmaReadsNarrowSwizzlesInCutlassCanonicalLayouts) {
-  std::vector<float> a(64 * 16), b(16 * 64), d(64 * 64, -1.0f);
-  for (int i = 0; i < 64 * 16; ++i)
-    a[i] = static_cast<float>((i * 7) % 11 - 5);
-  for (int i = 0; i < 16 * 64; ++i)
-    b[i] = static_cast<float>((i * 5) % 13 - 6);
-  WgmmaNarrowArgs args{a.data(), b.data(), d.data()};
-  launch(wgmmaNarrowKernel, &args, 128, 16384);
-  for (int m = 0; m < 64; ++m)
-    for (int n = 0; n < 64; ++n) {
-      float expected = 0;
-      for (int k = 0; k < 16; ++k)
-        expected += a[m * 16 + k] * b[k * 64 + n];
-      ASSERT_EQ(d[m * 64 + n], expected) << "row " << m << ", column " << n;
-    }
+  expectLayoutProduct(WgmmaLayout{
+      [](int64_t i, int64_t k) { return (i % 8) * 32 + (i / 8) * 256 + 2 * k; },
+      [](int64_t k, int64_t n) {
+        return 4096 + (n % 32) * 2 + (n / 32) * 2048 + (k % 8) * 64 +
+               (k / 8) * 512;
+      },
+      1, 2, (int64_t(256 >> 4) << 32) | (int64_t(3) << 62),
+      (4096 >> 4) | (int64_t(2048 >> 4) << 16) | (int64_t(512 >> 4) << 32) |
+          (int64_t(2) << 62)});
 }
 
-/// The same product with both operands unswizzled (mode 0), laid out as
-/// CUTLASS's interleaved canonical layouts of 8 x 16-byte core matrices:
-/// K-major ((8,m),(T,2)):((1T,SBO),(1,LBO)) (the second 8 K a core matrix
-/// LBO on: attention's heads of 8, a head's rows apart) and MN-major
-/// ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) (the next 8 of N SBO on, the next
-/// 8 K LBO on: the offsets' roles swapped from the swizzled layouts).
-void wgmmaInterleavedKernel(void *argsPtr, void *shared, int64_t) {
-  auto &args = *static_cast<WgmmaNarrowArgs *>(argsPtr);
-  auto *s = static_cast<char *>(shared);
-  const int64_t aSbo = 128, aLbo = 1024, bBase = 2048, bSbo = 256, bLbo = 128;
-  int64_t t = tid();
-  if (t == 0) {
-    for (int i = 0; i < 64; ++i)
-      for (int k = 0; k < 16; ++k)
-        putSwizzledBy(
-            s, (i % 8) * 16 + (i / 8) * aSbo + (k % 8) * 2 + (k / 8) * aLbo,
-            args.a[i * 16 + k], 0);
-    for (int k = 0; k < 16; ++k)
-      for (int n = 0; n < 64; ++n)
-        putSwizzledBy(s,
-                      bBase + (n % 8) * 2 + (n / 8) * bSbo + (k % 8) * 16 +
-                          (k / 8) * bLbo,
-                      args.b[k * 64 + n], 0);
-  }
-  mpt_emu_barrier();
-  int64_t descA = ((aLbo >> 4) << 16) | ((aSbo >> 4) << 32);
-  int64_t descB = (bBase >> 4) | ((bLbo >> 4) << 16) | ((bSbo >> 4) << 32);
-  float c[32] = {}, d[32];
-  mpt_emu_wgmma(descA, descB, 64, 16, 1, /*row=*/0, /*row=*/0, 0, addr(c),
-                addr(d));
-  mpt_emu_wgmma_commit();
-  mpt_emu_wgmma_wait(0);
-  int64_t warp = t / 32, g = (t % 32) / 4, q = t % 4;
-  for (int r = 0; r < 32; ++r)
-    args.d[(16 * warp + g + 8 * ((r % 4) / 2)) * 64 + 8 * (r / 4) + 2 * q +
-           r % 2] = mpt_emu_wgmma_read(d[r]);
-}
-
+/// Both operands unswizzled (mode 0), laid out as CUTLASS's interleaved
+/// canonical layouts of 8 x 16-byte core matrices: K-major
+/// ((8,m),(T,2)):((1T,SBO),(1,LBO)), SBO = 128, LBO = 1024 (the second 8 K
+/// a core matrix LBO on: attention's heads of 8, a head's rows apart) and
+/// MN-major ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)), SBO = 256, LBO = 128, at
+/// byte 2048 (the next 8 of N SBO on, the next 8 K LBO on: the offsets'
+/// roles swapped from the swizzled layouts).
 TEST(GpuEmulator, WgmmaReadsInterleavedOperandsInCutlassCanonicalLayouts) {
-  std::vector<float> a(64 * 16), b(16 * 64), d(64 * 64, -1.0f);
-  for (int i = 0; i < 64 * 16; ++i)
-    a[i] = static_cast<float>((i * 7) % 11 - 5);
-  for (int i = 0; i < 16 * 64; ++i)
-    b[i] = static_cast<float>((i * 5) % 13 - 6);
-  WgmmaNarrowArgs args{a.data(), b.data(), d.data()};
-  launch(wgmmaInterleavedKernel, &args, 128, 16384);
-  for (int m = 0; m < 64; ++m)
-    for (int n = 0; n < 64; ++n) {
-      float expected = 0;
-      for (int k = 0; k < 16; ++k)
-        expected += a[m * 16 + k] * b[k * 64 + n];
-      ASSERT_EQ(d[m * 64 + n], expected) << "row " << m << ", column " << n;
-    }
+  expectLayoutProduct(WgmmaLayout{
+      [](int64_t i, int64_t k) {
+        return (i % 8) * 16 + (i / 8) * 128 + (k % 8) * 2 + (k / 8) * 1024;
+      },
+      [](int64_t k, int64_t n) {
+        return 2048 + (n % 8) * 2 + (n / 8) * 256 + (k % 8) * 16 +
+               (k / 8) * 128;
+      },
+      0, 0, (int64_t(1024 >> 4) << 16) | (int64_t(128 >> 4) << 32),
+      (2048 >> 4) | (int64_t(128 >> 4) << 16) | (int64_t(256 >> 4) << 32)});
 }
 
 /// A TMA copy of a box of 32-byte rows (32-byte swizzle) to shared byte

@@ -26,7 +26,7 @@ import sys
 
 import numpy as np
 
-from emulate_gemm import TOLERANCE, as_stored
+from emulate_gemm import TOLERANCE, as_stored, check_results
 
 SUMS_TOLERANCE = 1e-5
 
@@ -94,23 +94,9 @@ def check(d):
     sums = b.sum(axis=0)
     if config["accumulate"]:
         sums = sums + 2 * np.load(os.path.join(d, "s.npy")).astype(np.float64)
-    lines = []
-    for i, (ref, tol) in enumerate([(as_stored(a.T @ b, dtype),
-                                     TOLERANCE[dtype]),
-                                    (sums, SUMS_TOLERANCE)]):
-        path = os.path.join(d, "result_%d.npy" % i)
-        if not os.path.exists(path):
-            return "%s: no result_%d.npy" % (name, i)
-        out = np.load(path).astype(np.float64)
-        if out.shape != ref.shape or not np.isfinite(out).all():
-            return "%s: result_%d has shape %s, %d non-finite" % (
-                name, i, out.shape, (~np.isfinite(out)).sum())
-        err = np.linalg.norm(out - ref) / np.linalg.norm(ref)
-        if err > tol:
-            lines.append("result_%d WRONG (relative error %.2e, tolerance "
-                         "%.2e)" % (i, err, tol))
-    return "%s: %s" % (name, "; ".join(lines) if lines else "ok")
-
+    return check_results(d, name, [(as_stored(a.T @ b, dtype),
+                                    TOLERANCE[dtype]),
+                                   (sums, SUMS_TOLERANCE)])
 
 if __name__ == "__main__":
     if sys.argv[1] == "gen":

@@ -118,6 +118,25 @@ def gen(d, dtype, m, n, k, batch, bias_relu, accumulate, ta=False, tb=False,
                    "transpose_a": ta, "transpose_b": tb, "twice": twice}, f)
 
 
+def check_results(d, name, refs):
+    """"NAME: ok", or what is wrong: DIR/result_<i>.npy against each
+    (reference, tolerance) of `refs` (relative error in the 2-norm)."""
+    wrong = []
+    for i, (ref, tolerance) in enumerate(refs):
+        path = os.path.join(d, "result_%d.npy" % i)
+        if not os.path.exists(path):
+            return "%s: no result_%d.npy" % (name, i)
+        out = np.load(path).astype(np.float64)
+        if out.shape != ref.shape or not np.isfinite(out).all():
+            return "%s: result_%d has shape %s, %d non-finite" % (
+                name, i, out.shape, (~np.isfinite(out)).sum())
+        err = np.linalg.norm(out - ref) / np.linalg.norm(ref)
+        if err > tolerance:
+            wrong.append("result_%d WRONG (relative error %.2e, tolerance "
+                         "%.2e)" % (i, err, tolerance))
+    return "%s: %s" % (name, "; ".join(wrong) if wrong else "ok")
+
+
 def set_dtype(d, dtype):
     """Changes the operand type that DIR's reference assumes (the data stay)."""
     path = os.path.join(d, "config.json")

@@ -31,7 +31,7 @@ import sys
 
 import numpy as np
 
-from emulate_gemm import TOLERANCE, as_stored
+from emulate_gemm import TOLERANCE, as_stored, check_results
 
 SUMS_TOLERANCE = 1e-5
 N_W, N_X, N_Y = 64, 48, 40
@@ -102,20 +102,7 @@ def check(d):
     refs = [(as_stored(m @ w, dtype), tol), (as_stored(m.T @ x, dtype), tol),
             (as_stored(x.T @ m, dtype), tol), (m.sum(axis=0), SUMS_TOLERANCE),
             (as_stored(y @ m.T, dtype), tol)]
-    wrong = []
-    for i, (ref, tolerance) in enumerate(refs):
-        path = os.path.join(d, "result_%d.npy" % i)
-        if not os.path.exists(path):
-            return "%s: no result_%d.npy" % (name, i)
-        out = np.load(path).astype(np.float64)
-        if out.shape != ref.shape or not np.isfinite(out).all():
-            return "%s: result_%d has shape %s, %d non-finite" % (
-                name, i, out.shape, (~np.isfinite(out)).sum())
-        err = np.linalg.norm(out - ref) / np.linalg.norm(ref)
-        if err > tolerance:
-            wrong.append("result_%d WRONG (relative error %.2e, tolerance "
-                         "%.2e)" % (i, err, tolerance))
-    return "%s: %s" % (name, "; ".join(wrong) if wrong else "ok")
+    return check_results(d, name, refs)
 
 
 if __name__ == "__main__":
