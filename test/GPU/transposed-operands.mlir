@@ -335,3 +335,19 @@ func.func @head_merge(%ctx: memref<4x64x32xf16>, %w: memref<64x64xf16>,
   memref.dealloc %m : memref<2x64x2x32xf16>
   return
 }
+
+// C += C^T B: the transpose's input is C, which the kernel's blocks write
+// while others would still read it, so the transpose stays (the tiled SIMT
+// kernel, f32, on every chip).
+// CHECK-LABEL: func.func @transposed_c(
+// CHECK: linalg.transpose
+// SM80-IR-LABEL: func.func @transposed_c(
+// SM80-IR: linalg.transpose
+// SM80: remark: matmul not on Tensor Cores (SIMT kernel): its operands are f32 {{.*}}, 4 (shared){{$}}
+func.func @transposed_c(%c: memref<64x64xf32>, %b: memref<64x64xf32>) {
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.transpose ins(%c : memref<64x64xf32>) outs(%t : memref<64x64xf32>) permutation = [1, 0]
+  linalg.matmul ins(%t, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  memref.dealloc %t : memref<64x64xf32>
+  return
+}

@@ -638,8 +638,11 @@ struct ConvertLinalgToTensorCoresPass
       // view, if the kernel takes it.
       auto attempt = [&](int64_t maxTransposes) -> std::optional<OperandView> {
         folded = foldTransposes(op, operand, chunk, accesses, maxTransposes);
-        if (folded && (epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
-                                                 mpt::rootOf(folded->buffer))))
+        // (Nor may C itself, which the blocks write as they go.)
+        if (folded &&
+            ((epilogue && mpt::mayAlias(mpt::rootOf(epilogue->out),
+                                        mpt::rootOf(folded->buffer))) ||
+             mpt::mayAlias(mpt::rootOf(info.c), mpt::rootOf(folded->buffer))))
           folded.reset();
         if (folded && plainOnly && folded->plain() && !folded->transposed)
           folded.reset();
