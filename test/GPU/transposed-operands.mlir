@@ -351,3 +351,32 @@ func.func @transposed_c(%c: memref<64x64xf32>, %b: memref<64x64xf32>) {
   memref.dealloc %t : memref<64x64xf32>
   return
 }
+
+// The transpose's buffer is written again, whole and without being read
+// (an elementwise op into it), before another matmul reads it: the first
+// matmul reads the transpose's input, and the transpose goes, since what
+// the second reads is the elementwise op's.
+// CHECK-LABEL: func.func @overwritten(
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.transpose
+// CHECK: return
+// SM80-IR-LABEL: func.func @overwritten(
+// SM80-IR-NOT: linalg.transpose
+// SM80-IR: return
+func.func @overwritten(%x: memref<128x64xf16>, %dy: memref<128x64xf16>,
+                       %y: memref<64x128xf16>, %w: memref<128x64xf16>,
+                       %dw: memref<64x64xf32> {llvm.noalias},
+                       %c: memref<64x64xf32> {llvm.noalias}) {
+  %t = memref.alloc() : memref<64x128xf16>
+  linalg.transpose ins(%x : memref<128x64xf16>) outs(%t : memref<64x128xf16>) permutation = [1, 0]
+  linalg.matmul ins(%t, %dy : memref<64x128xf16>, memref<128x64xf16>) outs(%dw : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%y : memref<64x128xf16>) outs(%t : memref<64x128xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %d = arith.addf %in, %in : f16
+    linalg.yield %d : f16
+  }
+  linalg.matmul ins(%t, %w : memref<64x128xf16>, memref<128x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.dealloc %t : memref<64x128xf16>
+  return
+}

@@ -210,6 +210,36 @@ bool mayRead(OpOperand &use) {
               memref::SubViewOp, memref::DeallocOp>(use.getOwner()) &&
          !writesOnly(use);
 }
+
+/// Whether `use` (of `alloc` or a view of it, by an op of `alloc`'s block)
+/// writes every element of the buffer and reads none: a fill, transpose or
+/// copy into the whole buffer, or a linalg.generic of parallel loops whose
+/// init it is (a permutation of its loops) and whose body does not read it,
+/// the op using the buffer nowhere else (`uses`: every use of the buffer).
+bool overwrites(OpOperand &use, memref::AllocOp alloc,
+                ArrayRef<OpOperand *> uses) {
+  Operation *user = use.getOwner();
+  if (user->getBlock() != alloc->getBlock())
+    return false;
+  for (Value v = use.get(); v != alloc.getResult();) {
+    Operation *view = v.getDefiningOp();
+    if (!isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp,
+                         memref::CastOp>(view))
+      return false;
+    v = view->getOperand(0);
+  }
+  if (llvm::count_if(uses,
+                     [&](OpOperand *u) { return u->getOwner() == user; }) != 1)
+    return false;
+  if (writesOnly(use))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(user);
+  return generic && generic.hasPureBufferSemantics() &&
+         generic.isDpsInit(&use) &&
+         generic.getNumParallelLoops() == generic.getNumLoops() &&
+         generic.getMatchingIndexingMap(&use).isPermutation() &&
+         !generic.payloadUsesValueFromOperand(&use);
+}
 } // namespace
 
 bool mpt::eraseDeadWrite(Operation *writer, Value buffer) {
@@ -219,10 +249,25 @@ bool mpt::eraseDeadWrite(Operation *writer, Value buffer) {
   // (The allocation is made anew each time the block runs: the uses before
   // the writer in the block read earlier values.)
   Block *block = writer->getBlock();
-  for (OpOperand *use : usesThroughViews(alloc)) {
+  SmallVector<OpOperand *> uses = usesThroughViews(alloc);
+  // The first op after the writer that overwrites the whole buffer without
+  // reading it: the ops after that one read its values, not the writer's.
+  Operation *kill = nullptr;
+  for (OpOperand *use : uses) {
+    Operation *user = use->getOwner();
+    if (user != writer && user->getBlock() == block &&
+        writer->isBeforeInBlock(user) && overwrites(*use, alloc, uses) &&
+        (!kill || user->isBeforeInBlock(kill)))
+      kill = user;
+  }
+  for (OpOperand *use : uses) {
     Operation *user = block->findAncestorOpInBlock(*use->getOwner());
-    if (!user ||
-        (user != writer && writer->isBeforeInBlock(user) && mayRead(*use)))
+    if (!user)
+      return false;
+    if (user == writer || !writer->isBeforeInBlock(user) ||
+        (kill && (user == kill || kill->isBeforeInBlock(user))))
+      continue;
+    if (mayRead(*use))
       return false;
   }
   writer->erase();
