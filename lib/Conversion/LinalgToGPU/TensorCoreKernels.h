@@ -379,13 +379,15 @@ struct TmaBoxes {
   /// dims and the last is shorter than the tile (attention's head merge:
   /// rows of (batch, position)): a multiple of 8 that divides the tile's.
   int64_t rows;
-  /// 64, or one head of 8, 16 or 32 where the columns span a head dim and
-  /// the head is narrower than 64 (the head merge's columns of (head,
-  /// dim)): the box's rows of 2 * width bytes are then swizzled by that
-  /// much (32 or 64 bytes; rows of 16 bytes are not swizzled, the
-  /// interleaved layout of 8 x 16-byte core matrices) rather than by 128,
-  /// and wgmma reads them so.
+  /// 64, or where the columns span a head dim whose heads are not a
+  /// multiple of 64 (the head merge's columns of (head, dim)) the largest
+  /// of 32, 16 and 8 that divides a head, so that no box crosses one: the
+  /// box's rows of 2 * width bytes are then swizzled by that much (32 or 64
+  /// bytes; rows of 16 bytes are not swizzled, the interleaved layout of 8
+  /// x 16-byte core matrices) rather than by 128, and wgmma reads them so.
   int64_t width;
+  /// The head (the columns' last dim) where `width` < 64, else 0.
+  int64_t head = 0;
   int64_t copies(int64_t tileRows) const {
     return tileRows / rows * (64 / width);
   }
@@ -398,8 +400,8 @@ std::optional<TmaBoxes> tmaBoxes(const OperandView &view, int64_t tileRows);
 /// Whether the wgmma kernel reads `view` through TMA: of at most 5 static
 /// dims whose strides are multiples of 16 bytes, the contiguous last dim
 /// the last of the columns' dims and not a row dim; columns of one dim, or
-/// of several where the last is a multiple of 64 or (16-bit elements) 8, 16
-/// or 32 (see TmaBoxes::width); and boxes for tiles of 64 rows.
+/// of several where the last is a multiple of 64 or (16-bit elements) of 8
+/// (see TmaBoxes::width); and boxes for tiles of 64 rows.
 bool tmaReadable(const OperandView &view);
 /// What the wgmma kernel's options ask for.
 struct WgmmaOptions {

@@ -272,11 +272,15 @@ static void describeFold(llvm::raw_ostream &os, const char *name,
     how.push_back("strided view");
   if (boxes && boxes->rows < tileRows)
     how.push_back("boxes of " + std::to_string(boxes->rows) + " rows");
-  if (boxes && boxes->width < 64)
-    how.push_back("heads of " + std::to_string(boxes->width) + " in " +
-                  std::to_string(2 * boxes->width) +
-                  (boxes->width > 8 ? "-byte swizzled rows"
-                                    : "-byte rows, not swizzled"));
+  if (boxes && boxes->head)
+    how.push_back(
+        "heads of " + std::to_string(boxes->head) +
+        (boxes->head != boxes->width
+             ? " in boxes of " + std::to_string(boxes->width) + " columns:"
+             : " in") +
+        " " + std::to_string(2 * boxes->width) +
+        (boxes->width > 8 ? "-byte swizzled rows"
+                          : "-byte rows, not swizzled"));
   if (fold->transposed)
     how.push_back(tiles);
   if (!how.empty())
@@ -504,8 +508,7 @@ struct ConvertLinalgToTensorCoresPass
         const std::optional<TmaBoxes> aBoxes = boxesOf(kernelInfo.viewA, aRows),
                                       bBoxes = boxesOf(kernelInfo.viewB, bRows);
         // (Tiles in heads narrower than 64 say their swizzle below.)
-        bool narrow =
-            (aBoxes && aBoxes->width < 64) || (bBoxes && bBoxes->width < 64);
+        bool narrow = (aBoxes && aBoxes->head) || (bBoxes && bBoxes->head);
         os << "wgmma m64n" << t.bn << "k16 from TMA tiles"
            << (narrow ? ", " : " (128-byte swizzle), ") << "block " << t.bm
            << "x" << t.bn << "x" << kWgmmaBlockK << ", " << t.warpgroups()

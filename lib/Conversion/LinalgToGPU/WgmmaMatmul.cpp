@@ -22,11 +22,11 @@
 // source a matrix, a batch of them or a strided view (attention's head
 // split: [1, rows, 1, 64] of [B, T, H, D]). Where a view's rows span
 // several dims and the last (a sequence) is shorter than the tile, or its
-// columns are heads of 8, 16 or 32, a tile is several boxes, of one
-// sequence and one head each (StageLayout): a head's rows are then 16, 32
-// or 64 bytes, swizzled by that much (16: not at all), and the descriptors
-// (built here: upstream's take the 128-byte swizzle only) step from head
-// to head.
+// columns are heads that are not a multiple of 64 (8, 16, 24, 32, 48...), a
+// tile is several boxes, of one sequence and 8, 16 or 32 columns of one
+// head each (StageLayout): a box's rows are then 16, 32 or 64 bytes,
+// swizzled by that much (16: not at all), and the descriptors (built here:
+// upstream's take the 128-byte swizzle only) step from box to box.
 //
 // Pipeline: thread 0 issues the TMA copies of the first `stages` K tiles.
 // Iteration kt waits for its stage's mbarrier phase, issues the products and
@@ -110,7 +110,7 @@ int64_t epilogueBytes(int64_t bm, int64_t bn) {
 /// BM rows; B^T: of its BN rows; A^T and B: 64 rows of K, one region per 64
 /// of M or N), side by side. A region holds 64 / width atoms side by side,
 /// the columns of one box each: tileRows rows of 2 * width bytes, swizzled
-/// by that much (128 bytes, or 32 and 64 for heads of 16 and 32; heads of 8
+/// by that much (128 bytes, or 32 and 64 for boxes of 16 and 32 columns; of 8
 /// not at all), filled by TMA boxes of `boxes.rows` rows.
 struct StageLayout {
   int64_t tileRows;
@@ -232,18 +232,19 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
   // column: whole 64-column boxes of N-major B, or rows of K-major B (B^T);
   // and 1 / cn of A's for the blocks of its row: rows of K-major A, or whole
   // 64 x 64 boxes of M-major A (A^T).
-  // K-major A in heads narrower than 64 (attention's head merge) lies in
-  // the stage head by head, each head's rows 2 * width bytes apart: a
-  // block's share of A's rows (BM / CN) holds whole warpgroups' rows.
-  auto width = [](const std::optional<OperandView> &view) -> int64_t {
-    return view ? tmaBoxes(*view, 64)->width : 64;
+  // K-major A in heads that are not a multiple of 64 (attention's head
+  // merge) lies in the stage box by box, each box's rows 2 * width bytes
+  // apart: a block's share of A's rows (BM / CN) holds whole warpgroups'
+  // rows.
+  auto head = [](const std::optional<OperandView> &view) -> int64_t {
+    return view ? tmaBoxes(*view, 64)->head : 0;
   };
-  const bool narrowA = !info.transposedA && width(info.viewA) < 64;
+  const bool narrowA = !info.transposedA && head(info.viewA);
   const int64_t minBn = !info.transposedB ? 64 * cm : 64;
   const int64_t minBm = info.transposedA || narrowA ? 64 * cn : 64;
-  if (info.transposedB && width(info.viewB) < 64 && cm > 1)
+  if (info.transposedB && head(info.viewB) && cm > 1)
     return fail("cluster-m=" + Twine(cm) + " with B^T in heads of " +
-                Twine(width(info.viewB)) +
+                Twine(head(info.viewB)) +
                 ": one descriptor reads the N rows of B^T, which the blocks' "
                 "shares would split head by head (cluster-m=1 reads them)");
   // Boxes of a view whose rows span several dims (attention's head merge:
@@ -870,8 +871,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
   // per region) lie a region's 64 rows apart (the leading offset, or
   // without a swizzle the stride offset, the 8-row groups then the
   // leading one). Swizzled K-major operands do not use the leading offset
-  // (1, as CUTLASS sets it); unswizzled ones (heads of 8) find the second
-  // 8 K of a k16 step, the next head, a region's rows on.
+  // (1, as CUTLASS sets it); unswizzled ones (boxes of 8 columns) find the
+  // second 8 K of a k16 step, the next box, a region's rows on.
   auto descriptor = [&](OpBuilder &db, Value offset, const StageLayout &layout,
                         bool kMajor) -> Value {
     IndexMath dm{db, loc};
@@ -900,8 +901,8 @@ void buildWgmmaKernel(OpBuilder &outer, Location loc, const MatmulInfo &info,
         constant((leading >> 4) << 16 | (stride >> 4) << 32 | mode << 62));
   };
   // The bytes the wgmma of rows 64 m and K 16 k reads A and B on from the
-  // warpgroup's descriptors: K-major along a row (into the next head's
-  // atom at a head's end) and down the regions' rows; MN-major down 16
+  // warpgroup's descriptors: K-major along a row (into the next box's
+  // atom at a box's end) and down the regions' rows; MN-major down 16
   // rows and on to the next region.
   SmallVector<int64_t> aSteps, bSteps;
   for (int64_t m = 0; m < rows / 64; ++m)
@@ -1386,14 +1387,16 @@ std::optional<mpt::tc::TmaBoxes> mpt::tc::tmaBoxes(const OperandView &view,
   if (!type.hasStaticShape() || view.rows.empty() || view.cols.empty())
     return std::nullopt;
   mpt::tc::TmaBoxes boxes{tileRows, 64};
-  // Columns of (head, dim): a box takes one head where the heads are
-  // narrower than 64 (and 64 x 16-bit elements fill a 128-byte row).
+  // Columns of (head, dim): where the heads are not a multiple of 64 (64 x
+  // 16-bit elements fill a 128-byte row), a box takes the largest part of
+  // a head that a swizzle (or 16-byte rows, none) lays out: heads of 24 or
+  // 40 in boxes of 8 columns, 48 in boxes of 16, 96 in boxes of 32.
   int64_t last = type.getDimSize(rank - 1);
   if (view.cols.size() > 1 && last % 64) {
-    if (type.getElementTypeBitWidth() != 16 ||
-        (last != 8 && last != 16 && last != 32))
+    if (type.getElementTypeBitWidth() != 16 || last % 8)
       return std::nullopt;
-    boxes.width = last;
+    boxes.width = last % 32 == 0 ? 32 : last % 16 == 0 ? 16 : 8;
+    boxes.head = last;
   }
   // Rows of (batch, position): a box stays within one sequence.
   int64_t sequence = type.getDimSize(view.rows.back());
