@@ -219,7 +219,8 @@ struct FusedEpilogue {
 /// (one row, or 8 / perRow rows of short ones: the plain row-major order)
 /// unless another block has fewer conflicts, as for rows of 4 chunks padded
 /// to 5, where the plain order puts chunks 0-3 and 5-8 of a quarter-warp
-/// in the same banks and 8 rows of one chunk cover them all. A warp's 32
+/// in the same banks and 8 rows of one chunk cover them all, or rows of 6
+/// padded to 7 (tf32), whose plain order wraps. A warp's 32
 /// threads read the same rows and chunks of global memory either way when
 /// rows have at most 4 chunks.
 struct QuarterWarpChunks {
@@ -229,6 +230,8 @@ struct QuarterWarpChunks {
   std::pair<mlir::Value, mlir::Value> at(IndexMath &im, mlir::Value c) const;
   /// The bank conflicts (extra wavefronts) of one pass of 8 perRow chunks.
   static int64_t conflicts(int64_t perRow, int64_t phaseRows, int64_t rowUnits);
+  /// The same in the plain row-major order (phaseRows 0).
+  static int64_t plainConflicts(int64_t rows, int64_t perRow, int64_t rowUnits);
 };
 
 /// Hands `rows` x `cols` f32 of the shared `staging` tile (from its origin)

@@ -90,11 +90,16 @@ std::pair<Value, Value> BlockOrder::tileOfLinear(IndexMath &im,
 mpt::tc::QuarterWarpChunks::QuarterWarpChunks(int64_t rows, int64_t perRow,
                                               int64_t rowUnits)
     : perRow(perRow), phaseRows(std::max<int64_t>(1, 8 / perRow)) {
+  // The plain order as blocks (whole rows a quarter-warp), or, where a
+  // quarter-warp's chunks wrap from one row into the next (rows of 6
+  // chunks), as itself (phaseRows 0). Then any block with fewer conflicts.
+  int64_t best;
   if (perRow % std::max<int64_t>(1, 8 / phaseRows) || rows % phaseRows) {
-    phaseRows = 0; // a quarter-warp's chunks wrap: keep the plain order
-    return;
+    phaseRows = 0;
+    best = plainConflicts(rows, perRow, rowUnits);
+  } else {
+    best = conflicts(perRow, phaseRows, rowUnits);
   }
-  int64_t best = conflicts(perRow, phaseRows, rowUnits);
   for (int64_t h = 1; h <= 8; h *= 2)
     if (perRow % (8 / h) == 0 && rows % h == 0) {
       int64_t n = conflicts(perRow, h, rowUnits);
@@ -116,6 +121,21 @@ int64_t mpt::tc::QuarterWarpChunks::conflicts(int64_t perRow, int64_t phaseRows,
       int64_t chunk = p % blocks * width + q % width;
       most = std::max(most, ++perGroup[(row * rowUnits + chunk) % 8]);
     }
+    extra += most - 1;
+  }
+  return extra;
+}
+
+int64_t mpt::tc::QuarterWarpChunks::plainConflicts(int64_t rows, int64_t perRow,
+                                                   int64_t rowUnits) {
+  // Chunk c at row c / perRow; 8 rows later the banks repeat.
+  const int64_t total = std::min<int64_t>(rows, 8) * perRow;
+  int64_t extra = 0;
+  for (int64_t first = 0; first < total; first += 8) {
+    int64_t perGroup[8] = {}, most = 0;
+    for (int64_t c = first; c < std::min(first + 8, total); ++c)
+      most =
+          std::max(most, ++perGroup[(c / perRow * rowUnits + c % perRow) % 8]);
     extra += most - 1;
   }
   return extra;
@@ -1315,21 +1335,8 @@ struct ConvertLinalgToTensorCoresPass
         copies(t.bk, t.bn, info.b, info.viewB, bs, kBase, nBlock, info.k,
                info.n);
       // Guarded copies still belong to the group that cp.async.commit_group
-      // closes; the group token needs at least one copy (of A's first row).
-      if (tokens.empty()) {
-        Value row = info.transposedA ? kBase : mBlock;
-        Value col = info.transposedA ? mBlock : kBase;
-        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-            cb, loc, tokenType, as, ValueRange{buf, cm.c(0), cm.c(0)},
-            info.viewA ? info.viewA->source : info.a,
-            info.viewA ? at(cm, *info.viewA, batch, row, col)
-                       : at(batch, row, col),
-            cb.getIndexAttr(chunk),
-            live ? arith::SelectOp::create(cb, loc, live, cm.c(chunk), cm.c(0))
-                       .getResult()
-                 : Value(),
-            cb.getUnitAttr()));
-      }
+      // closes, whose token takes only the unguarded ones (it may take none:
+      // a thread whose copies are all guarded commits a group all the same).
       return nvgpu::DeviceAsyncCreateGroupOp::create(cb, loc, tokenType, tokens)
           .getResult();
     };
