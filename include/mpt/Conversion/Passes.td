@@ -138,19 +138,21 @@ def ConvertLinalgToTensorCores
       several dimensions (the head merge: [1, 1, rows, 64] of
       [B, H, T, D]). A box stays within the last dimension of the rows:
       where a sequence T is shorter than the tile, the tile is boxes of T
-      rows (T a multiple of 8 that divides the tile's rows). Heads of 8, 16
-      or 32 (16-bit elements) are boxes of one head each, [1, 1, rows, D],
-      that lie in the stage head after head in rows of 2 D bytes with the
-      32- or 64-byte swizzle (heads of 8: none, the interleaved layout of 8
+      rows (T a multiple of 8 that divides the tile's rows). Heads that
+      are not a multiple of 64 (16-bit elements, a multiple of 8) are
+      boxes of w columns of one head each, [1, 1, rows, w], w the largest
+      of 32, 16 and 8 that divides the head (heads of 16: 16; 24: 8; 48:
+      16), that lie in the stage box after box in rows of 2 w bytes with
+      the 32- or 64-byte swizzle (w = 8: none, the interleaved layout of 8
       x 16-byte core matrices), which the wgmma descriptors state (A or B^T
-      read along a head's row and on to the next head's; A^T and B with
-      the heads 64 rows apart); B^T in such heads takes `cluster-m=1`. At
+      read along a box's row and on to the next box's; A^T and B with the
+      boxes 64 rows apart); B^T in such heads takes `cluster-m=1`. At
       most 64 boxes a tile; other shapes keep the transpose. The transposes
       go when nothing after them reads their results; the remark says ", A
       read from the transpose's input (M-major tiles)" (B: K-major;
       mma.sync: "through N transposes", "strided view", the tiles and the
       ldmatrix; wgmma: "boxes of T rows", "heads of D in 2D-byte swizzled
-      rows").
+      rows", "heads of D in boxes of w columns: 2w-byte swizzled rows").
 
     Block order: the GPU starts blocks in the order of their linear id, so
     the kernels map that id to tiles of C in groups of `group-m` rows of
