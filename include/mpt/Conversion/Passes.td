@@ -167,12 +167,13 @@ def ConvertLinalgToTensorCores
     Bias gradients: a `linalg.generic` before a `linalg.matmul` (f16 or
     bf16, not a batch) that sums the columns of the matmul's B over K into
     an f32 vector (db[n] += sum over k of dY[k, n], where the matmul is
-    dW = X^T dY) is computed by the mma.sync and wgmma kernels
-    (`column-sums`, on by default): the blocks of C's first row of tiles
-    read every K tile of their columns of B from shared memory anyway, and
-    add them up in f32 registers as well (8 elements a thread per step;
-    shuffles combine them); the generic goes, and with it a kernel and a
-    read of B. Where a zero fill of the vector comes right before the
+    dW = X^T dY) is computed by the mma.sync and wgmma kernels, and by the
+    tiled SIMT kernel (`column-sums`, on by default): the blocks of C's
+    first row of tiles read every K tile of their columns of B from shared
+    memory anyway, and add them up in f32 registers as well (mma.sync and
+    wgmma: 8 elements a thread per step, shuffles combine them; SIMT: a
+    column a thread); the generic goes, and with it a kernel and a read of
+    B. Where a zero fill of the vector comes right before the
     generic, the kernel stores the sums and the fill goes too. Nothing
     between the generic and the matmul may write B or touch the sums, and
     the matmul's epilogue must not touch them. The remark says ", B's
@@ -277,7 +278,8 @@ def ConvertLinalgToTensorCores
            "kernels size their grids by the device's count at run time)">,
     Option<"columnSums", "column-sums", "bool", /*default=*/"true",
            "Add up the columns of a matmul's B that a generic before it sums "
-           "(a bias gradient) in the mma.sync and wgmma kernels">,
+           "(a bias gradient) in the mma.sync, wgmma and tiled SIMT "
+           "kernels">,
     Option<"simtVectorBytes", "simt-vector-bytes", "int64_t",
            /*default=*/"16",
            "Widest access of the tiled SIMT matmul kernel, in bytes of its "
@@ -716,10 +718,14 @@ def SplitReductions
 
     With `keep-column-sums`, the sums of the columns of an f16 or bf16
     matrix that a `linalg.matmul` with an f32 result takes as B (a bias
-    gradient beside its weight gradient), M, N and K multiples of 8, stay
+    gradient beside its weight gradient), N and K multiples of 8, stay
     whole: `mpt-linalg-to-tensor-cores` computes them in the matmul's
     mma.sync or wgmma kernel (its `column-sums`); the GPU pipelines set it
-    for sm_80 and later.
+    for sm_80 and later. With `keep-simt-column-sums`, so do the sums of
+    the columns of a B that the tiled SIMT matmul kernel takes: f32
+    operands (without tf32), or f16 or bf16 ones whose N or K is not a
+    multiple of 8 (the MLP's last layer, 10 classes); the GPU pipelines
+    set it on every chip unless `tf32` is on.
 
     A reduction along one loop beside parallel loops (a bias gradient, a
     sum over the batch for each column; a row sum) with fewer than `parts`
@@ -749,6 +755,12 @@ def SplitReductions
            "Leave whole the sums of the columns of an f16 or bf16 matmul's B "
            "(a bias gradient), which mpt-linalg-to-tensor-cores computes in "
            "the matmul's kernel">,
+    Option<"keepSimtColumnSums", "keep-simt-column-sums", "bool",
+           /*default=*/"false",
+           "Leave whole the sums of the columns of a matmul's B that the "
+           "tiled SIMT kernel takes (f32 operands without tf32, or f16 or "
+           "bf16 ones whose N or K is not a multiple of 8), which it "
+           "computes">,
     Option<"full", "full", "bool", /*default=*/"true",
            "Split reductions of a whole tensor too (mpt-lower-to-nvvm leaves "
            "them to mpt-reductions-to-gpu: one kernel each)">,

@@ -94,10 +94,33 @@ bool mpt::sumsColumnsOfMatmulB(linalg::GenericOp generic) {
     if (!matmul || matmul.getDpsInputs()[1] != b ||
         !getElementTypeOrSelf(matmul.getDpsInits()[0].getType()).isF32())
       return false;
-    // A's rows and columns in 16-byte rows too (else a SIMT kernel).
+    // (Any M: the kernels' partial tiles zero-fill rows past it.)
     auto a = dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
-    return a && a.hasStaticShape() && a.getDimSize(0) % 8 == 0 &&
-           a.getDimSize(1) % 8 == 0;
+    return a && a.hasStaticShape();
+  });
+}
+
+bool mpt::sumsColumnsOfSimtMatmulB(linalg::GenericOp generic) {
+  if (!generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 1)
+    return false;
+  Value b = generic.getDpsInputOperand(0)->get();
+  auto type = dyn_cast<RankedTensorType>(b.getType());
+  if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
+      !sumsColumnsOf(generic, b))
+    return false;
+  Type element = type.getElementType();
+  bool unaligned = type.getDimSize(0) % 8 || type.getDimSize(1) % 8;
+  if (!(element.isF32() ||
+        ((element.isF16() || element.isBF16()) && unaligned)))
+    return false;
+  return llvm::any_of(b.getUsers(), [&](Operation *user) {
+    auto matmul = dyn_cast<linalg::MatmulOp>(user);
+    if (!matmul || matmul.hasUserDefinedMaps() ||
+        matmul.getDpsInputs()[1] != b ||
+        !getElementTypeOrSelf(matmul.getDpsInits()[0].getType()).isF32())
+      return false;
+    auto a = dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
+    return a && a.hasStaticShape() && a.getElementType() == element;
   });
 }
 
@@ -105,12 +128,14 @@ namespace mpt::tc {
 
 std::optional<ColumnSums>
 findColumnSums(Operation *matmul, Value b, Operation *epilogue,
-               function_ref<mpt::Accesses(Operation *)> accesses) {
+               function_ref<mpt::Accesses(Operation *)> accesses, bool simt) {
   auto bType = dyn_cast<MemRefType>(b.getType());
   if (!isa<linalg::MatmulOp>(matmul) || !bType || bType.getRank() != 2 ||
-      !bType.hasStaticShape() || !bType.getLayout().isIdentity() ||
-      bType.getDimSize(1) % 8 ||
-      !(bType.getElementType().isF16() || bType.getElementType().isBF16()))
+      !bType.hasStaticShape() || !bType.getLayout().isIdentity())
+    return std::nullopt;
+  Type element = bType.getElementType();
+  if (simt ? !(element.isF16() || element.isBF16() || element.isF32())
+           : bType.getDimSize(1) % 8 || !(element.isF16() || element.isBF16()))
     return std::nullopt;
   Value bRoot = mpt::rootOf(b);
   auto any = [](ArrayRef<Value> buffers, Value buffer) {

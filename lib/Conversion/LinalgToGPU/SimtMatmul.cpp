@@ -44,6 +44,11 @@
 // K) read nothing and give zero: a vector lies either inside or past the
 // last column, as its width divides K or N.
 //
+// Column sums (a bias gradient, ColumnSums): in the blocks of C's first row
+// of tiles, thread t < T also adds up column t of each step's slice of B
+// (zeros past K and N) in an f32 register, in order, and stores it at the
+// end. The slice's rows are consecutive words: no bank conflicts.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TensorCoreKernels.h"
@@ -104,7 +109,8 @@ SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes) {
 
 Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
                                  const MatmulInfo &info, int64_t sms,
-                                 int64_t vectorBytes, bool fromZero) {
+                                 int64_t vectorBytes, bool fromZero,
+                                 const ColumnSums *columnSums) {
   MLIRContext *ctx = outer.getContext();
   Type f32 = outer.getF32Type();
   const int64_t tile = simtTile(info, sms), step = kThreads * 4 / tile;
@@ -304,6 +310,17 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
   gpu::BarrierOp::create(b, loc);
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   SmallVector<Value> inits(micro * micro, zero);
+  // Column sums: thread tid of the first row's blocks takes column tid.
+  Value sumsHere;
+  if (columnSums) {
+    sumsHere = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              launch.getBlockIds().y, im.c(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid,
+                              im.c(tile)));
+    inits.push_back(zero);
+  }
   int64_t steps = llvm::divideCeil(info.k, step);
   auto loop = scf::ForOp::create(b, loc, im.c(0), im.c(steps), im.c(1), inits);
   {
@@ -313,7 +330,25 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
     Value buffer = lm.rem(s, 2);
     // The next step's loads, in flight during the products.
     Staged next = stage(lb, lm.mul(lm.add(s, 1), step));
-    SmallVector<Value> acc(loop.getRegionIterArgs());
+    SmallVector<Value> acc(loop.getRegionIterArgs().take_front(micro * micro));
+    // This step's rows of column tid of B's slice, added in order.
+    if (columnSums) {
+      Value sum = loop.getRegionIterArgs().back();
+      auto add = scf::IfOp::create(lb, loc, TypeRange{f32}, sumsHere,
+                                   /*withElseRegion=*/true);
+      OpBuilder tb = add.getThenBodyBuilder();
+      IndexMath tm{tb, loc};
+      Value partial = sum;
+      for (int64_t kk = 0; kk < step; ++kk)
+        partial = arith::AddFOp::create(
+            tb, loc, partial,
+            memref::LoadOp::create(tb, loc, bs,
+                                   ValueRange{buffer, tm.c(kk), tid}));
+      scf::YieldOp::create(tb, loc, partial);
+      OpBuilder eb = add.getElseBodyBuilder();
+      scf::YieldOp::create(eb, loc, sum);
+      acc.push_back(add.getResult(0));
+    }
     // The micro-tile's rows of as (columns of bs) at kk, a group at a time.
     auto slice = [&](Value memref, Value first, int64_t kk) {
       SmallVector<Value> values;
@@ -328,6 +363,7 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
     };
     for (int64_t kk = 0; kk < step; ++kk) {
       SmallVector<Value> a = slice(as, rowOf, kk), bv = slice(bs, colOf, kk);
+      // (acc's last element is the column sum, after the products'.)
       for (int64_t i = 0; i < micro; ++i)
         for (int64_t j = 0; j < micro; ++j)
           acc[i * micro + j] =
@@ -360,6 +396,26 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
             arith::AddFOp::create(gb, loc, load(gb, info.c, index, vec.c), sum);
       store(gb, sum, info.c, index);
     }
+  // Column tid's sum, where it is a column of B: stored, or added to the
+  // vector where no zero fill came before.
+  if (columnSums) {
+    Value column = im.add(colBase, tid);
+    auto guard = scf::IfOp::create(
+        b, loc,
+        arith::AndIOp::create(b, loc, sumsHere,
+                              arith::CmpIOp::create(b, loc,
+                                                    arith::CmpIPredicate::ult,
+                                                    column, im.c(info.n))),
+        /*withElseRegion=*/false);
+    OpBuilder gb = guard.getThenBodyBuilder();
+    Value sum = loop.getResults().back();
+    if (!columnSums->fill)
+      sum = arith::AddFOp::create(
+          gb, loc,
+          memref::LoadOp::create(gb, loc, columnSums->out, ValueRange{column}),
+          sum);
+    memref::StoreOp::create(gb, loc, sum, columnSums->out, ValueRange{column});
+  }
   gpu::TerminatorOp::create(b, loc);
   return launch;
 }

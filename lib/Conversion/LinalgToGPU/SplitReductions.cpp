@@ -49,7 +49,8 @@ struct SplitReductionsPass
         continue;
       parallelFirst(rewriter, op);
       // A bias gradient that the matmul's Tensor Core kernel computes.
-      if (keepColumnSums && mpt::sumsColumnsOfMatmulB(op))
+      if ((keepColumnSums && mpt::sumsColumnsOfMatmulB(op)) ||
+          (keepSimtColumnSums && mpt::sumsColumnsOfSimtMatmulB(op)))
         continue;
       if (!full) {
         if (partialRatio(op) > 1 && (rows || !alongRows(op)))

@@ -280,14 +280,16 @@ struct ColumnSums {
 };
 
 /// The column sums of `b` (the K x N operand B of the linalg.matmul
-/// `matmul`, a plain f16 or bf16 matrix) that a generic before the matmul
-/// computes, if nothing between them writes B or touches the sums, and
-/// `epilogue` (the matmul's fused epilogue generic, if any) does not touch
-/// them either. `accesses` says what an op does to buffers.
+/// `matmul`, a plain f16 or bf16 matrix, N a multiple of 8; for the tiled
+/// SIMT kernel, `simt`, also f32 and any N) that a generic before the
+/// matmul computes, if nothing between them writes B or touches the sums,
+/// and `epilogue` (the matmul's fused epilogue generic, if any) does not
+/// touch them either. `accesses` says what an op does to buffers.
 std::optional<ColumnSums>
 findColumnSums(mlir::Operation *matmul, mlir::Value b,
                mlir::Operation *epilogue,
-               llvm::function_ref<mpt::Accesses(mlir::Operation *)> accesses);
+               llvm::function_ref<mpt::Accesses(mlir::Operation *)> accesses,
+               bool simt = false);
 
 /// The kernel's part of ColumnSums: `threads` threads (index `tid`, from
 /// 0) add up the columns of each K tile of B (`bk` x `bn`, or transposed
@@ -452,11 +454,13 @@ struct SimtVectors {
 SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes);
 /// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B, or C = A B
 /// `fromZero` (C is not read), with large tiles where they still give `sms`
-/// blocks. Returns its gpu.launch.
+/// blocks; with `columnSums`, the blocks of C's first row of tiles add up
+/// B's columns as well. Returns its gpu.launch.
 mlir::Operation *buildSimtMatmulKernel(mlir::OpBuilder &outer,
                                        mlir::Location loc,
                                        const MatmulInfo &info, int64_t sms,
-                                       int64_t vectorBytes, bool fromZero);
+                                       int64_t vectorBytes, bool fromZero,
+                                       const ColumnSums *columnSums = nullptr);
 std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms,
                                int64_t vectorBytes);
 

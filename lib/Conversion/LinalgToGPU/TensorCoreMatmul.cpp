@@ -750,8 +750,15 @@ struct ConvertLinalgToTensorCoresPass
       return accessesSeeingKernels(o, built);
     };
     std::optional<FusedEpilogue> zeroStart;
-    if (tiled)
+    std::optional<ColumnSums> sums;
+    if (tiled) {
       zeroStart = findZeroStart(op, info->c, accesses);
+      // A bias gradient beside a weight gradient: B's column sums.
+      if (columnSums && !info->batch)
+        sums = findColumnSums(op, info->b,
+                              zeroStart ? zeroStart->generic : nullptr,
+                              accesses, /*simt=*/true);
+    }
     // The tiled kernel reads a transposed operand as it lies in memory,
     // and any chain of transposes through a strided view (attention's head
     // split and merge), as mma.sync does.
@@ -768,14 +775,18 @@ struct ConvertLinalgToTensorCoresPass
                     << (tiled ? "; " + describeSimtMatmul(kernelInfo, sms,
                                                           simtVectorBytes)
                               : "")
-                    << folds << (zeroStart ? ", " + zeroStart->describe() : "");
+                    << folds << (zeroStart ? ", " + zeroStart->describe() : "")
+                    << (sums ? sums->describe() : "");
     if (!tiled)
       return;
     OpBuilder b(op);
-    built.insert(buildSimtMatmulKernel(b, op.getLoc(), kernelInfo, sms,
-                                       simtVectorBytes,
-                                       /*fromZero=*/zeroStart.has_value()));
+    built.insert(buildSimtMatmulKernel(
+        b, op.getLoc(), kernelInfo, sms, simtVectorBytes,
+        /*fromZero=*/zeroStart.has_value(), sums ? &*sums : nullptr));
     op->erase();
+    // (The sums' generic before the transposes, which it may read.)
+    if (sums)
+      sums->erase();
     eraseFoldedTransposes(foldA, foldB);
     if (zeroStart)
       zeroStart->erase(info->c);

@@ -109,6 +109,9 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   split.rows = false; // mpt-rows-to-gpu: a team of threads per row
   // Bias gradients that the mma.sync and wgmma kernels compute (sm_80+).
   split.keepColumnSums = options.columnSums && chipNumber(options.chip) >= 80;
+  // And those of the tiled SIMT kernel (f32 matmuls unless tf32 takes them
+  // to mma.sync; 16-bit ones whose rows no asynchronous copy takes).
+  split.keepSimtColumnSums = options.columnSums && !options.tf32;
   pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
   // Each result its own buffer: no order between unrelated kernels that a
   // shared buffer would impose.

@@ -4,9 +4,10 @@ the matmul's kernel.
 
   column_sums.py gen DIR TYPE M N K [--transpose-b] [--accumulate]
       writes DIR/p.mlir: the f16/bf16 product A^T B (mpt.matmul transpose_a
-      acc(f32), A given as K x M, as X of dW = X^T dY), and the f32 sums of
-      B's columns over K (mpt.cast and mpt.reduce_sum axes = [0], the bias
-      gradient db of dY); with --transpose-b, B is given as N x K and
+      acc(f32), A given as K x M, as X of dW = X^T dY; or f32: the exact
+      product, the tiled SIMT kernel's), and the f32 sums of B's columns
+      over K (mpt.cast and mpt.reduce_sum axes = [0], the bias gradient db
+      of dY); with --transpose-b, B is given as N x K and
       transposed by mpt.transpose first; with --accumulate, the sums are a
       linalg.generic that adds them to 2 s (mpt.add of an input vector s to
       itself), not to zeros.
@@ -17,8 +18,8 @@ the matmul's kernel.
       wrong.
 
 Tolerances (relative error in the 2-norm): the product as in
-emulate_gemm.py (2^-10 for f16, 2^-7 for bf16); the sums 1e-5: f32 sums of
-K values in another order than float64's.
+emulate_gemm.py (2^-10 for f16, 2^-7 for bf16, 1e-6 for f32); the sums
+1e-5: f32 sums of K values in another order than float64's.
 """
 import json
 import os
@@ -35,6 +36,7 @@ def gen(d, dtype, m, n, k, tb, accumulate):
     os.makedirs(d, exist_ok=True)
     rng = np.random.default_rng(m * 7 + n * 5 + k * 3 + tb + 2 * accumulate)
     npy = np.float16 if dtype == "f16" else np.float32
+    f32 = dtype == "f32"
     np.save(os.path.join(d, "a.npy"), rng.standard_normal([k, m]).astype(npy))
     np.save(os.path.join(d, "b.npy"),
             rng.standard_normal([n, k] if tb else [k, n]).astype(npy))
@@ -59,21 +61,28 @@ def gen(d, dtype, m, n, k, tb, accumulate):
     body += ("  %%r = mpt.matmul %%a, %s transpose_a acc(f32) : (%s, %s) -> %s\n"
              % (b, t([k, m]), t([k, n]), t([m, n])))
     if accumulate:
+        # (The element added as it is, or extended to f32 first.)
+        ext, e = "", "%x"
+        if not f32:
+            ext, e = "    %%e = arith.extf %%x : %s to f32\n" % dtype, "%e"
         body += (
             "  %%sums = linalg.generic {indexing_maps = [affine_map<(n, k) -> "
             "(k, n)>, affine_map<(n, k) -> (n)>], iterator_types = "
             "[\"parallel\", \"reduction\"]} ins(%s : %s) outs(%%init : %s) {\n"
             "  ^bb0(%%x: %s, %%acc: f32):\n"
-            "    %%e = arith.extf %%x : %s to f32\n"
-            "    %%y = arith.addf %%acc, %%e : f32\n"
+            "%s"
+            "    %%y = arith.addf %%acc, %s : f32\n"
             "    linalg.yield %%y : f32\n"
-            "  } -> %s\n" % (b, t([k, n]), t([n], "f32"), dtype, dtype,
+            "  } -> %s\n" % (b, t([k, n]), t([n], "f32"), dtype, ext, e,
                              t([n], "f32")))
     else:
-        body += ("  %%bf = mpt.cast %s : %s to %s\n"
-                 "  %%sums = mpt.reduce_sum %%bf axes = [0] : %s -> %s\n"
-                 % (b, t([k, n]), t([k, n], "f32"), t([k, n], "f32"),
-                    t([n], "f32")))
+        bf = b
+        if not f32:
+            body += "  %%bf = mpt.cast %s : %s to %s\n" % (
+                b, t([k, n]), t([k, n], "f32"))
+            bf = "%bf"
+        body += ("  %%sums = mpt.reduce_sum %s axes = [0] : %s -> %s\n"
+                 % (bf, t([k, n], "f32"), t([n], "f32")))
     results = "%s, %s" % (t([m, n]), t([n], "f32"))
     with open(os.path.join(d, "p.mlir"), "w") as f:
         f.write("func.func @grads(%s) -> (%s) {\n%s  func.return %%r, %%sums "
