@@ -110,3 +110,46 @@ func.func @nested(%c: i1, %x: tensor<4xf32>, %y: tensor<4xf32>)
   }
   return %a, %r : tensor<4xf32>, tensor<4xf32>
 }
+
+// One zero fill that two matmuls start from (CSE merges equal fills): each
+// gets a fill of its own, so that the two matmuls, and the bias adds that
+// read them, are two chains, not one through the shared fill. (Until
+// 2026-12-07 they were one: bufferization wrote the Q, K and V projections
+// of the transformer block's fp32 step into one buffer, and the head split
+// of Q and K had to be copied out before the next projection overwrote it.)
+// CHECK-LABEL: func.func @shared_fill(
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK-NEXT: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<8x8xf32>)
+// CHECK-NEXT: %[[F2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E2]] : tensor<8x8xf32>)
+// CHECK: %[[M:.*]] = linalg.matmul {{.*}} outs(%[[F]] : tensor<8x8xf32>)
+// CHECK: %[[N:.*]] = linalg.matmul {{.*}} outs(%[[F2]] : tensor<8x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[M]], %{{.*}} : tensor<8x8xf32>, tensor<8x8xf32>) outs(%[[E]] : tensor<8x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[N]], %{{.*}} : tensor<8x8xf32>, tensor<8x8xf32>) outs(%[[E2]] : tensor<8x8xf32>)
+// CHECK-NOT: tensor.empty
+func.func @shared_fill(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>,
+                       %c: tensor<8x8xf32>, %x: tensor<8x8xf32>)
+    -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>)
+                     outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %n = linalg.matmul ins(%a, %c : tensor<8x8xf32>, tensor<8x8xf32>)
+                     outs(%f : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%m, %x : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  %v = linalg.generic {indexing_maps = [#id, #id, #id],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%n, %x : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  return %u, %v : tensor<8x8xf32>, tensor<8x8xf32>
+}

@@ -1,14 +1,15 @@
 //===- UntieEmptyTensors.cpp - mpt-untie-empty-tensors --------------------===//
 //
-// One tensor.empty per use. CSE merges equal empties; one-shot bufferization
-// then writes unrelated results into one buffer, an order the GPU kernels
-// would have to keep.
+// One tensor.empty per use. CSE merges equal empties (and equal zero fills
+// of them); one-shot bufferization then writes unrelated results into one
+// buffer, an order the GPU kernels would have to keep.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
@@ -26,7 +27,38 @@ namespace {
 struct UntieEmptyTensorsPass
     : public mpt::impl::UntieEmptyTensorsBase<UntieEmptyTensorsPass> {
   void runOnOperation() override {
+    // A fill of an empty that several ops take as their destination (CSE
+    // merges the zero fills that matmuls start from): a fill each, so that
+    // the chains below do not join those ops, and everything that reads
+    // their results, through the shared fill.
+    SmallVector<linalg::FillOp> fills;
+    getOperation()->walk([&](linalg::FillOp fill) {
+      if (fill.hasPureTensorSemantics() &&
+          fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+        fills.push_back(fill);
+    });
+    getOperation()->walk<WalkOrder::PreOrder>(
+        [&](Operation *op) { order[op] = order.size(); });
+    for (linalg::FillOp fill : fills) {
+      SmallVector<OpOperand *> destinations;
+      for (OpOperand &use : fill->getResult(0).getUses()) {
+        auto dps = dyn_cast<DestinationStyleOpInterface>(use.getOwner());
+        if (dps && dps.isDpsInit(&use))
+          destinations.push_back(&use);
+      }
+      if (destinations.size() < 2)
+        continue;
+      // The first in program order keeps the fill.
+      llvm::sort(destinations, [&](OpOperand *x, OpOperand *y) {
+        return order.lookup(x->getOwner()) < order.lookup(y->getOwner());
+      });
+      OpBuilder b(fill);
+      b.setInsertionPointAfter(fill);
+      for (OpOperand *use : llvm::drop_begin(destinations))
+        use->set(b.clone(*fill)->getResult(0));
+    }
     SmallVector<tensor::EmptyOp> empties;
+    order.clear();
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       order[op] = order.size();
       if (auto empty = dyn_cast<tensor::EmptyOp>(op))
