@@ -16,6 +16,7 @@
 // RUN: mpt-opt %t/split.mlir --mpt-split-reductions="full=0 keep-column-sums=1" | FileCheck %s --check-prefix=WHOLE
 // RUN: mpt-opt %t/split.mlir --mpt-split-reductions="full=0" | FileCheck %s --check-prefix=SPLIT
 // RUN: mpt-opt %t/split.mlir --mpt-split-reductions="full=0 keep-column-sums=1 keep-simt-column-sums=1" | FileCheck %s --check-prefix=SIMT-WHOLE
+// RUN: mpt-opt %t/split.mlir --mpt-split-reductions="full=0 keep-column-sums=1 keep-simt-column-sums=1 tf32=1" | FileCheck %s --check-prefix=TF32
 // RUN: mpt-opt %t/simt.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_80}))" 2>&1 | FileCheck %s --check-prefix=SIMT
 // RUN: mpt-opt %t/simt.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_70}))" 2>&1 | FileCheck %s --check-prefix=SIMT
 // RUN: mpt-opt %t/simt.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_80 column-sums=0}))" 2>&1 | FileCheck %s --check-prefix=SIMT-OFF
@@ -196,6 +197,15 @@ func.func @narrow(%x: tensor<256x512xf16>, %dy: tensor<512x10xf16>) -> (tensor<2
   return %dw, %db : tensor<256x10xf32>, tensor<10xf32>
 }
 
+// With tf32, an f32 matmul whose N and K are multiples of 4 is tf32
+// mma.sync, which adds up the sums where N is a multiple of 8 (128), not
+// where it is not (12: they are split).
+// TF32-LABEL: func.func @exact(
+// TF32-COUNT-1: linalg.generic
+// TF32: linalg.matmul
+// TF32-LABEL: func.func @exact12(
+// TF32-COUNT-2: linalg.generic
+// TF32: linalg.matmul
 // WHOLE-LABEL: func.func @exact(
 // WHOLE-COUNT-2: linalg.generic
 // WHOLE: linalg.matmul
@@ -216,6 +226,22 @@ func.func @exact(%x: tensor<256x512xf32>, %dy: tensor<512x128xf32>) -> (tensor<2
   %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x128xf32>) -> tensor<256x128xf32>
   %dw = linalg.matmul ins(%x, %dy : tensor<256x512xf32>, tensor<512x128xf32>) outs(%z1 : tensor<256x128xf32>) -> tensor<256x128xf32>
   return %dw, %db : tensor<256x128xf32>, tensor<128xf32>
+}
+
+func.func @exact12(%x: tensor<256x512xf32>, %dy: tensor<512x12xf32>) -> (tensor<256x12xf32>, tensor<12xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<12xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<12xf32>) -> tensor<12xf32>
+  %db = linalg.generic {indexing_maps = [#kn, #n], iterator_types = ["parallel", "reduction"]}
+      ins(%dy : tensor<512x12xf32>) outs(%z0 : tensor<12xf32>) {
+  ^bb0(%v: f32, %s: f32):
+    %t = arith.addf %v, %s : f32
+    linalg.yield %t : f32
+  } -> tensor<12xf32>
+  %e1 = tensor.empty() : tensor<256x12xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<256x12xf32>) -> tensor<256x12xf32>
+  %dw = linalg.matmul ins(%x, %dy : tensor<256x512xf32>, tensor<512x12xf32>) outs(%z1 : tensor<256x12xf32>) -> tensor<256x12xf32>
+  return %dw, %db : tensor<256x12xf32>, tensor<12xf32>
 }
 
 //--- simt.mlir

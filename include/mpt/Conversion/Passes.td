@@ -725,7 +725,10 @@ def SplitReductions
     the columns of a B that the tiled SIMT matmul kernel takes: f32
     operands (without tf32), or f16 or bf16 ones whose N or K is not a
     multiple of 8 (the MLP's last layer, 10 classes); the GPU pipelines
-    set it on every chip unless `tf32` is on.
+    set it on every chip. With `tf32` (set by the pipelines for sm_80 and
+    later with their `tf32`), f32 matmuls whose N and K are multiples of 4
+    take tf32 mma.sync, which computes the sums of an f32 B whose N is a
+    multiple of 8 (`keep-column-sums`); the SIMT kernel takes the others.
 
     A reduction along one loop beside parallel loops (a bias gradient, a
     sum over the batch for each column; a row sum) with fewer than `parts`
@@ -761,6 +764,11 @@ def SplitReductions
            "tiled SIMT kernel takes (f32 operands without tf32, or f16 or "
            "bf16 ones whose N or K is not a multiple of 8), which it "
            "computes">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "f32 matmuls whose N and K are multiples of 4 take tf32 "
+           "mma.sync (the Tensor Core pass's tf32 on sm_80 and later): "
+           "keep-column-sums covers their f32 B (N a multiple of 8), "
+           "keep-simt-column-sums the others">,
     Option<"full", "full", "bool", /*default=*/"true",
            "Split reductions of a whole tensor too (mpt-lower-to-nvvm leaves "
            "them to mpt-reductions-to-gpu: one kernel each)">,

@@ -79,15 +79,21 @@ bool mpt::sumsColumnsOf(linalg::GenericOp generic, Value b) {
   return term == element;
 }
 
-bool mpt::sumsColumnsOfMatmulB(linalg::GenericOp generic) {
+bool mpt::sumsColumnsOfMatmulB(linalg::GenericOp generic, bool tf32) {
   if (!generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 1)
     return false;
   Value b = generic.getDpsInputOperand(0)->get();
   auto type = dyn_cast<RankedTensorType>(b.getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
-      type.getDimSize(0) % 8 || type.getDimSize(1) % 8 ||
-      !(type.getElementType().isF16() || type.getElementType().isBF16()) ||
       !sumsColumnsOf(generic, b))
+    return false;
+  // 16-bit rows of K and N a multiple of 8 elements (16 bytes); tf32 (f32)
+  // K a multiple of 4, N of 8 (the sums' groups of 8 columns).
+  Type element = type.getElementType();
+  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
+  bool sixteen = element.isF16() || element.isBF16();
+  if (!(sixteen ? k % 8 == 0 && n % 8 == 0
+                : tf32 && element.isF32() && k % 4 == 0 && n % 8 == 0))
     return false;
   return llvm::any_of(b.getUsers(), [&](Operation *user) {
     auto matmul = dyn_cast<linalg::MatmulOp>(user);
@@ -100,7 +106,7 @@ bool mpt::sumsColumnsOfMatmulB(linalg::GenericOp generic) {
   });
 }
 
-bool mpt::sumsColumnsOfSimtMatmulB(linalg::GenericOp generic) {
+bool mpt::sumsColumnsOfSimtMatmulB(linalg::GenericOp generic, bool tf32) {
   if (!generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 1)
     return false;
   Value b = generic.getDpsInputOperand(0)->get();
@@ -108,9 +114,13 @@ bool mpt::sumsColumnsOfSimtMatmulB(linalg::GenericOp generic) {
   if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
       !sumsColumnsOf(generic, b))
     return false;
+  // Rows of B (or of A, K) that no asynchronous copy takes: not 16 bytes.
+  // f32 operands take the SIMT kernel unless tf32 sends them to mma.sync.
   Type element = type.getElementType();
-  bool unaligned = type.getDimSize(0) % 8 || type.getDimSize(1) % 8;
-  if (!(element.isF32() ||
+  int64_t perChunk = element.isF32() ? 4 : 8;
+  bool unaligned =
+      type.getDimSize(0) % perChunk || type.getDimSize(1) % perChunk;
+  if (!((element.isF32() && (!tf32 || unaligned)) ||
         ((element.isF16() || element.isBF16()) && unaligned)))
     return false;
   return llvm::any_of(b.getUsers(), [&](Operation *user) {
@@ -133,9 +143,11 @@ findColumnSums(Operation *matmul, Value b, Operation *epilogue,
   if (!isa<linalg::MatmulOp>(matmul) || !bType || bType.getRank() != 2 ||
       !bType.hasStaticShape() || !bType.getLayout().isIdentity())
     return std::nullopt;
+  // (The Tensor Core kernels' sums go by groups of 8 columns; f32 B is
+  // tf32's.)
   Type element = bType.getElementType();
-  if (simt ? !(element.isF16() || element.isBF16() || element.isF32())
-           : bType.getDimSize(1) % 8 || !(element.isF16() || element.isBF16()))
+  if (!(element.isF16() || element.isBF16() || element.isF32()) ||
+      (!simt && bType.getDimSize(1) % 8))
     return std::nullopt;
   Value bRoot = mpt::rootOf(b);
   auto any = [](ArrayRef<Value> buffers, Value buffer) {

@@ -24,17 +24,19 @@ namespace mpt {
 bool sumsColumnsOf(mlir::linalg::GenericOp generic, mlir::Value b);
 
 /// Whether `generic` (on tensors) sums the columns of the f16 or bf16 B of
-/// a linalg.matmul with an f32 result, N and K multiples of 8: the
-/// reduction that mpt-linalg-to-tensor-cores computes in the matmul's
-/// mma.sync or wgmma kernel, which mpt-split-reductions then leaves whole.
-bool sumsColumnsOfMatmulB(mlir::linalg::GenericOp generic);
+/// a linalg.matmul with an f32 result, N and K multiples of 8 (with `tf32`,
+/// also an f32 B, K a multiple of 4 and N of 8): the reduction that
+/// mpt-linalg-to-tensor-cores computes in the matmul's mma.sync or wgmma
+/// kernel, which mpt-split-reductions then leaves whole.
+bool sumsColumnsOfMatmulB(mlir::linalg::GenericOp generic, bool tf32 = false);
 
 /// Whether `generic` (on tensors) sums the columns of the B of a
-/// linalg.matmul with an f32 result that the tiled SIMT kernel takes
-/// (without tf32): f32 operands, or f16 or bf16 ones whose N or K is not a
-/// multiple of 8 (rows that no asynchronous copy takes). The SIMT kernel
-/// computes those sums too.
-bool sumsColumnsOfSimtMatmulB(mlir::linalg::GenericOp generic);
+/// linalg.matmul with an f32 result that the tiled SIMT kernel takes: f32
+/// operands (with `tf32`, only those whose N or K is not a multiple of 4),
+/// or f16 or bf16 ones whose N or K is not a multiple of 8 (rows that no
+/// asynchronous copy takes). The SIMT kernel computes those sums too.
+bool sumsColumnsOfSimtMatmulB(mlir::linalg::GenericOp generic,
+                              bool tf32 = false);
 
 } // namespace mpt
 

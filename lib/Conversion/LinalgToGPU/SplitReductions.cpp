@@ -49,8 +49,8 @@ struct SplitReductionsPass
         continue;
       parallelFirst(rewriter, op);
       // A bias gradient that the matmul's Tensor Core kernel computes.
-      if ((keepColumnSums && mpt::sumsColumnsOfMatmulB(op)) ||
-          (keepSimtColumnSums && mpt::sumsColumnsOfSimtMatmulB(op)))
+      if ((keepColumnSums && mpt::sumsColumnsOfMatmulB(op, tf32)) ||
+          (keepSimtColumnSums && mpt::sumsColumnsOfSimtMatmulB(op, tf32)))
         continue;
       if (!full) {
         if (partialRatio(op) > 1 && (rows || !alongRows(op)))

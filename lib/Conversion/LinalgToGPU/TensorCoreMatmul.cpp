@@ -1395,10 +1395,38 @@ struct ConvertLinalgToTensorCoresPass
       SmallVector<Value> partial;
       if (sums) {
         auto load = [&](OpBuilder &ob, Value k, Value n) -> Value {
-          return vector::LoadOp::create(
-              ob, loc, VectorType::get({8}, info.element), bs,
-              info.transposedB ? ValueRange{buf, n, k} : ValueRange{buf, k, n},
-              /*nontemporal=*/false, llvm::Align(16));
+          if (!info.element.isF32())
+            return vector::LoadOp::create(
+                ob, loc, VectorType::get({8}, info.element), bs,
+                info.transposedB ? ValueRange{buf, n, k}
+                                 : ValueRange{buf, k, n},
+                /*nontemporal=*/false, llvm::Align(16));
+          // tf32's f32 B: two 16-byte halves (a lane's widest shared
+          // access). B's rows (K) are 8 mod 16 words apart, so rows r and
+          // r + 4 of the 8 lanes of a quarter-warp share banks: those of
+          // rows 4-7 load the second half first.
+          IndexMath om{ob, loc};
+          auto half = [&](Value offset) -> Value {
+            return vector::LoadOp::create(
+                ob, loc, VectorType::get({4}, info.element), bs,
+                info.transposedB ? ValueRange{buf, n, om.add(k, offset)}
+                                 : ValueRange{buf, k, om.add(n, offset)},
+                /*nontemporal=*/false, llvm::Align(16));
+          };
+          Value swap =
+              info.transposedB
+                  ? arith::ConstantIntOp::create(ob, loc, 0, 1)
+                  : arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge,
+                                          om.rem(k, 8), om.c(4))
+                        .getResult();
+          Value first =
+              half(arith::SelectOp::create(ob, loc, swap, om.c(4), om.c(0)));
+          Value second =
+              half(arith::SelectOp::create(ob, loc, swap, om.c(0), om.c(4)));
+          Value low = arith::SelectOp::create(ob, loc, swap, second, first);
+          Value high = arith::SelectOp::create(ob, loc, swap, first, second);
+          return vector::ShuffleOp::create(
+              ob, loc, low, high, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
         };
         partial = sums->accumulate(lb, loc, firstRow, tx,
                                    loop.getRegionIterArgs().drop_front(numAccs),

@@ -111,7 +111,8 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   split.keepColumnSums = options.columnSums && chipNumber(options.chip) >= 80;
   // And those of the tiled SIMT kernel (f32 matmuls unless tf32 takes them
   // to mma.sync; 16-bit ones whose rows no asynchronous copy takes).
-  split.keepSimtColumnSums = options.columnSums && !options.tf32;
+  split.keepSimtColumnSums = options.columnSums;
+  split.tf32 = options.tf32 && chipNumber(options.chip) >= 80;
   pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
   // Each result its own buffer: no order between unrelated kernels that a
   // shared buffer would impose.

@@ -5,7 +5,8 @@ the matmul's kernel.
   column_sums.py gen DIR TYPE M N K [--transpose-b] [--accumulate]
       writes DIR/p.mlir: the f16/bf16 product A^T B (mpt.matmul transpose_a
       acc(f32), A given as K x M, as X of dW = X^T dY; or f32: the exact
-      product, the tiled SIMT kernel's), and the f32 sums of B's columns
+      product, the tiled SIMT kernel's; or tf32: f32 operands, for runs
+      with tf32=1), and the f32 sums of B's columns
       over K (mpt.cast and mpt.reduce_sum axes = [0], the bias gradient db
       of dY); with --transpose-b, B is given as N x K and
       transposed by mpt.transpose first; with --accumulate, the sums are a
@@ -18,7 +19,8 @@ the matmul's kernel.
       wrong.
 
 Tolerances (relative error in the 2-norm): the product as in
-emulate_gemm.py (2^-10 for f16, 2^-7 for bf16, 1e-6 for f32); the sums
+emulate_gemm.py (2^-10 for f16, 2^-7 for bf16, 1e-6 for f32, 2^-9 for
+tf32); the sums
 1e-5: f32 sums of K values in another order than float64's.
 """
 import json
@@ -36,7 +38,12 @@ def gen(d, dtype, m, n, k, tb, accumulate):
     os.makedirs(d, exist_ok=True)
     rng = np.random.default_rng(m * 7 + n * 5 + k * 3 + tb + 2 * accumulate)
     npy = np.float16 if dtype == "f16" else np.float32
-    f32 = dtype == "f32"
+    # tf32: f32 operands, checked with tf32's tolerance (run with tf32=1).
+    f32 = dtype in ("f32", "tf32")
+    if f32:
+        config_dtype, dtype = dtype, "f32"
+    else:
+        config_dtype = dtype
     np.save(os.path.join(d, "a.npy"), rng.standard_normal([k, m]).astype(npy))
     np.save(os.path.join(d, "b.npy"),
             rng.standard_normal([n, k] if tb else [k, n]).astype(npy))
@@ -88,7 +95,7 @@ def gen(d, dtype, m, n, k, tb, accumulate):
         f.write("func.func @grads(%s) -> (%s) {\n%s  func.return %%r, %%sums "
                 ": %s\n}\n" % (args, results, body, results))
     with open(os.path.join(d, "config.json"), "w") as f:
-        json.dump({"dtype": dtype, "transpose_b": tb,
+        json.dump({"dtype": config_dtype, "transpose_b": tb,
                    "accumulate": accumulate}, f)
 
 
