@@ -424,7 +424,9 @@ struct ConvertLinalgToTensorCoresPass
       // of transposes whose view keeps 16-byte rows (the head merge too).
       MatmulInfo kernelInfo = *info;
       std::optional<FoldedOperand> foldA, foldB;
-      bool lowPrecisionSync = !wmma && !info->element.isF32();
+      // (f32 operands get here with tf32 only: tf32 mma.sync, which reads
+      // transposed tiles one element a lane.)
+      bool lowPrecisionSync = !wmma;
       auto fold = [&](MatmulInfo &into, bool plainOnly) {
         foldA = foldB = std::nullopt;
         if (lowPrecisionSync)
@@ -590,9 +592,9 @@ struct ConvertLinalgToTensorCoresPass
           os << ", " << t.stages << "-stage cp.async pipeline"
              << (tf32 ? "" : ", ldmatrix");
         describeFold(os, "A", foldA, kernelInfo.viewA.has_value(),
-                     "K x M tiles, ldmatrix.trans");
+                     tf32 ? "K x M tiles" : "K x M tiles, ldmatrix.trans");
         describeFold(os, "B", foldB, kernelInfo.viewB.has_value(),
-                     "N x K tiles, ldmatrix");
+                     tf32 ? "N x K tiles" : "N x K tiles, ldmatrix");
         if (hopper)
           os << " (not wgmma: " << whyNotWgmma << ")";
       }
@@ -1134,15 +1136,19 @@ struct ConvertLinalgToTensorCoresPass
   /// one f32 per register (`ldmatrix` moves 16-bit elements and cannot
   /// transpose B's 32-bit ones) and rounded to tf32 (cvt.rna): A holds rows
   /// lane/4 (+8) and columns lane%4 (+4), B rows lane%4 (+4) and column
-  /// lane/4.
-  static void mmaTf32(OpBuilder &b, Location loc, Value as, Value bs, Value buf,
-                      Value lane, Value warpRow, Value warpCol, const Tiles &t,
-                      SmallVector<Value> &accs) {
+  /// lane/4. A transposed operand's tile lies as it does in memory (A^T: K
+  /// x M, B^T: N x K) and is read at the swapped indices.
+  static void mmaTf32(OpBuilder &b, Location loc, const MatmulInfo &info,
+                      Value as, Value bs, Value buf, Value lane, Value warpRow,
+                      Value warpCol, const Tiles &t, SmallVector<Value> &accs) {
     IndexMath m{b, loc};
     int64_t fm = t.wm / 16, fn = t.wn / 8;
     Value group = m.div(lane, 4), inGroup = m.rem(lane, 4);
     auto tf32 = [&](Value tile, Value row, Value col) {
-      Value v = memref::LoadOp::create(b, loc, tile, ValueRange{buf, row, col});
+      bool swapped = tile == as ? info.transposedA : info.transposedB;
+      Value v = memref::LoadOp::create(b, loc, tile,
+                                       swapped ? ValueRange{buf, col, row}
+                                               : ValueRange{buf, row, col});
       return NVVM::ConvertFloatToTF32Op::create(b, loc, b.getI32Type(), v,
                                                 NVVM::FPRoundingMode::RNA)
           .getResult();
@@ -1433,7 +1439,7 @@ struct ConvertLinalgToTensorCoresPass
                                    load);
       }
       if (tf32)
-        mmaTf32(lb, loc, as, bs, buf, lane, warpRow, warpCol, t, current);
+        mmaTf32(lb, loc, info, as, bs, buf, lane, warpRow, warpCol, t, current);
       Value ldRow = lm.rem(lane, 16), ldCol = lm.mul(lm.div(lane, 16), 8);
       auto aFragType = VectorType::get({4, 2}, info.element);
       auto bFragType = VectorType::get({2, 2}, info.element);

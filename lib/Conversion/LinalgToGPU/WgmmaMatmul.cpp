@@ -209,7 +209,10 @@ std::optional<WgmmaTiles> chooseWgmmaTiles(const MatmulInfo &info,
     return std::nullopt;
   };
   if (info.element.isF32())
-    return fail("tf32 wgmma reads B only K-major, and B is N-major here");
+    return fail(info.transposedB
+                    ? "tf32 wgmma (which reads B only K-major) is not built"
+                    : "tf32 wgmma reads B only K-major, and B is N-major "
+                      "here");
   // TMA zero-fills what lies outside A and B (each batch a coordinate of
   // its own) and the epilogue stores only inside C, so tiles need not
   // divide the shape; but tensor-map rows start at 16 bytes.
