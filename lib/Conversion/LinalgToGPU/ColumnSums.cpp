@@ -79,40 +79,47 @@ bool mpt::sumsColumnsOf(linalg::GenericOp generic, Value b) {
   return term == element;
 }
 
-bool mpt::sumsColumnsOfMatmulB(linalg::GenericOp generic, bool tf32) {
+/// The type of the B whose columns `generic` (on tensors) sums, where B is
+/// a static 2-D tensor that a linalg.matmul with an f32 result (and a
+/// static A of B's element type, without user-defined maps) takes as B.
+static RankedTensorType summedMatmulB(linalg::GenericOp generic) {
   if (!generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 1)
-    return false;
+    return {};
   Value b = generic.getDpsInputOperand(0)->get();
   auto type = dyn_cast<RankedTensorType>(b.getType());
   if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
-      !sumsColumnsOf(generic, b))
+      !mpt::sumsColumnsOf(generic, b))
+    return {};
+  bool readByMatmul = llvm::any_of(b.getUsers(), [&](Operation *user) {
+    auto matmul = dyn_cast<linalg::MatmulOp>(user);
+    if (!matmul || matmul.hasUserDefinedMaps() ||
+        matmul.getDpsInputs()[1] != b ||
+        !getElementTypeOrSelf(matmul.getDpsInits()[0].getType()).isF32())
+      return false;
+    // (Any M: the kernels' partial tiles zero-fill rows past it.)
+    auto a = dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
+    return a && a.hasStaticShape() &&
+           a.getElementType() == type.getElementType();
+  });
+  return readByMatmul ? type : RankedTensorType();
+}
+
+bool mpt::sumsColumnsOfMatmulB(linalg::GenericOp generic, bool tf32) {
+  RankedTensorType type = summedMatmulB(generic);
+  if (!type)
     return false;
   // 16-bit rows of K and N a multiple of 8 elements (16 bytes); tf32 (f32)
   // K a multiple of 4, N of 8 (the sums' groups of 8 columns).
   Type element = type.getElementType();
   int64_t k = type.getDimSize(0), n = type.getDimSize(1);
   bool sixteen = element.isF16() || element.isBF16();
-  if (!(sixteen ? k % 8 == 0 && n % 8 == 0
-                : tf32 && element.isF32() && k % 4 == 0 && n % 8 == 0))
-    return false;
-  return llvm::any_of(b.getUsers(), [&](Operation *user) {
-    auto matmul = dyn_cast<linalg::MatmulOp>(user);
-    if (!matmul || matmul.getDpsInputs()[1] != b ||
-        !getElementTypeOrSelf(matmul.getDpsInits()[0].getType()).isF32())
-      return false;
-    // (Any M: the kernels' partial tiles zero-fill rows past it.)
-    auto a = dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
-    return a && a.hasStaticShape();
-  });
+  return sixteen ? k % 8 == 0 && n % 8 == 0
+                 : tf32 && element.isF32() && k % 4 == 0 && n % 8 == 0;
 }
 
 bool mpt::sumsColumnsOfSimtMatmulB(linalg::GenericOp generic, bool tf32) {
-  if (!generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 1)
-    return false;
-  Value b = generic.getDpsInputOperand(0)->get();
-  auto type = dyn_cast<RankedTensorType>(b.getType());
-  if (!type || type.getRank() != 2 || !type.hasStaticShape() ||
-      !sumsColumnsOf(generic, b))
+  RankedTensorType type = summedMatmulB(generic);
+  if (!type)
     return false;
   // Rows of B (or of A, K) that no asynchronous copy takes: not 16 bytes.
   // f32 operands take the SIMT kernel unless tf32 sends them to mma.sync.
@@ -120,18 +127,8 @@ bool mpt::sumsColumnsOfSimtMatmulB(linalg::GenericOp generic, bool tf32) {
   int64_t perChunk = element.isF32() ? 4 : 8;
   bool unaligned =
       type.getDimSize(0) % perChunk || type.getDimSize(1) % perChunk;
-  if (!((element.isF32() && (!tf32 || unaligned)) ||
-        ((element.isF16() || element.isBF16()) && unaligned)))
-    return false;
-  return llvm::any_of(b.getUsers(), [&](Operation *user) {
-    auto matmul = dyn_cast<linalg::MatmulOp>(user);
-    if (!matmul || matmul.hasUserDefinedMaps() ||
-        matmul.getDpsInputs()[1] != b ||
-        !getElementTypeOrSelf(matmul.getDpsInits()[0].getType()).isF32())
-      return false;
-    auto a = dyn_cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
-    return a && a.hasStaticShape() && a.getElementType() == element;
-  });
+  return (element.isF32() && (!tf32 || unaligned)) ||
+         ((element.isF16() || element.isBF16()) && unaligned);
 }
 
 namespace mpt::tc {

@@ -1410,7 +1410,8 @@ struct ConvertLinalgToTensorCoresPass
           // tf32's f32 B: two 16-byte halves (a lane's widest shared
           // access). B's rows (K) are 8 mod 16 words apart, so rows r and
           // r + 4 of the 8 lanes of a quarter-warp share banks: those of
-          // rows 4-7 load the second half first.
+          // rows 4-7 load the second half first. (B^T's lanes are on
+          // consecutive rows, 4 mod 8 words apart: in order.)
           IndexMath om{ob, loc};
           auto half = [&](Value offset) -> Value {
             return vector::LoadOp::create(
@@ -1419,20 +1420,19 @@ struct ConvertLinalgToTensorCoresPass
                                  : ValueRange{buf, k, om.add(n, offset)},
                 /*nontemporal=*/false, llvm::Align(16));
           };
-          Value swap =
-              info.transposedB
-                  ? arith::ConstantIntOp::create(ob, loc, 0, 1)
-                  : arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge,
-                                          om.rem(k, 8), om.c(4))
-                        .getResult();
+          static constexpr int64_t both[] = {0, 1, 2, 3, 4, 5, 6, 7};
+          if (info.transposedB)
+            return vector::ShuffleOp::create(ob, loc, half(om.c(0)),
+                                             half(om.c(4)), both);
+          Value swap = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge,
+                                             om.rem(k, 8), om.c(4));
           Value first =
               half(arith::SelectOp::create(ob, loc, swap, om.c(4), om.c(0)));
           Value second =
               half(arith::SelectOp::create(ob, loc, swap, om.c(0), om.c(4)));
           Value low = arith::SelectOp::create(ob, loc, swap, second, first);
           Value high = arith::SelectOp::create(ob, loc, swap, first, second);
-          return vector::ShuffleOp::create(
-              ob, loc, low, high, ArrayRef<int64_t>{0, 1, 2, 3, 4, 5, 6, 7});
+          return vector::ShuffleOp::create(ob, loc, low, high, both);
         };
         partial = sums->accumulate(lb, loc, firstRow, tx,
                                    loop.getRegionIterArgs().drop_front(numAccs),

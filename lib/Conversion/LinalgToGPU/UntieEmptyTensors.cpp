@@ -32,13 +32,13 @@ struct UntieEmptyTensorsPass
     // the chains below do not join those ops, and everything that reads
     // their results, through the shared fill.
     SmallVector<linalg::FillOp> fills;
-    getOperation()->walk([&](linalg::FillOp fill) {
-      if (fill.hasPureTensorSemantics() &&
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      order[op] = order.size();
+      auto fill = dyn_cast<linalg::FillOp>(op);
+      if (fill && fill.hasPureTensorSemantics() &&
           fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
         fills.push_back(fill);
     });
-    getOperation()->walk<WalkOrder::PreOrder>(
-        [&](Operation *op) { order[op] = order.size(); });
     for (linalg::FillOp fill : fills) {
       SmallVector<OpOperand *> destinations;
       for (OpOperand &use : fill->getResult(0).getUses()) {
@@ -57,6 +57,7 @@ struct UntieEmptyTensorsPass
       for (OpOperand *use : llvm::drop_begin(destinations))
         use->set(b.clone(*fill)->getResult(0));
     }
+    // (The order again, with the clones.)
     SmallVector<tensor::EmptyOp> empties;
     order.clear();
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
