@@ -241,3 +241,47 @@ func.func @train(%x: tensor<4xf32> {mpt.role = #mpt.role<parameter>}) -> tensor<
   %s = mpt.reduce_sum %x axes = [0] : tensor<4xf32> -> tensor<f32>
   return %s : tensor<f32>
 }
+
+// -----
+
+// The order of a matmul's and a convolution's two gradients: the weight
+// gradient first where that frees the activation it reads before the input
+// gradient is made (the activation is read by nothing else, the weight
+// lives on); the input gradient first otherwise.
+// CHECK-LABEL: func.func @order_grad(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4x4xf32> {mpt.role = #mpt.role<input>},
+// CHECK-SAME: %[[WC:[a-z0-9]+]]: tensor<4x3x3x3xf32> {mpt.role = #mpt.role<parameter>},
+// CHECK-SAME: %[[W1:[a-z0-9]+]]: tensor<16x16xf32> {mpt.role = #mpt.role<parameter>},
+// CHECK-SAME: %[[W2:[a-z0-9]+]]: tensor<16x8xf32> {mpt.role = #mpt.role<parameter>})
+// CHECK: %[[XR:.*]] = mpt.relu %[[X]]
+// CHECK: %[[C:.*]] = mpt.conv2d %[[XR]], %[[WC]]
+// CHECK: %[[H:.*]] = mpt.reshape %[[C]]
+// CHECK: %[[A:.*]] = mpt.relu %{{.*}} : tensor<2x16xf32>
+// CHECK: %[[Y:.*]] = mpt.matmul %[[A]], %[[W2]] :
+// The relu's output is read by the second matmul only: W2's gradient, the
+// reader of that activation, comes first.
+// CHECK: %[[DW2:.*]] = mpt.matmul %[[A]], %[[G:[^ ]*]] transpose_a :
+// CHECK-NEXT: %[[DA:.*]] = mpt.matmul %[[G]], %[[W2]] transpose_b :
+// The reshaped convolution output is read twice (by the first matmul and
+// by the add): the input gradient first, as the operands come.
+// CHECK: %[[DH:.*]] = mpt.matmul %{{.*}}, %[[W1]] transpose_b :
+// CHECK-NEXT: %[[DW1:.*]] = mpt.matmul %[[H]], %{{.*}} transpose_a :
+// The convolution's input is read by it alone: the filter gradient first.
+// CHECK: mpt.conv2d_backward_filter %[[XR]]
+// CHECK-NEXT: mpt.conv2d_backward_data %{{.*}}, %[[WC]]
+// CHECK: return
+func.func @order(%x: tensor<2x3x4x4xf32> {mpt.role = #mpt.role<input>},
+                 %wc: tensor<4x3x3x3xf32> {mpt.role = #mpt.role<parameter>},
+                 %w1: tensor<16x16xf32> {mpt.role = #mpt.role<parameter>},
+                 %w2: tensor<16x8xf32> {mpt.role = #mpt.role<parameter>})
+    -> tensor<f32> {
+  %xr = mpt.relu %x : tensor<2x3x4x4xf32>
+  %c = mpt.conv2d %xr, %wc : (tensor<2x3x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x2x2xf32>
+  %hs = mpt.reshape %c : tensor<2x4x2x2xf32> to tensor<2x16xf32>
+  %m = mpt.matmul %hs, %w1 : (tensor<2x16xf32>, tensor<16x16xf32>) -> tensor<2x16xf32>
+  %r = mpt.add %m, %hs : (tensor<2x16xf32>, tensor<2x16xf32>) -> tensor<2x16xf32>
+  %a = mpt.relu %r : tensor<2x16xf32>
+  %y = mpt.matmul %a, %w2 : (tensor<2x16xf32>, tensor<16x8xf32>) -> tensor<2x8xf32>
+  %l = mpt.reduce_sum %y axes = [0, 1] : tensor<2x8xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -103,6 +103,29 @@ public:
     accumulate(bv, unbroadcast(loc, gb, tensorType(bv)));
   }
 
+  /// The gradients of a matmul's or a convolution's operands 0 and 1,
+  /// built by `makeLhs` and `makeRhs`: operand 1's first where that lets a
+  /// value die before operand 0's gradient is allocated. Operand 0's
+  /// gradient reads operand 1 and operand 1's reads operand 0; so when
+  /// operand 0 is read by nothing else (an activation: the input of a
+  /// linear layer or a convolution) and operand 1 lives on (a parameter, or
+  /// a value used elsewhere), computing operand 1's gradient (the weight
+  /// gradient) first frees the activation before the input gradient is
+  /// made. Otherwise operand 0's first.
+  template <typename MakeLhs, typename MakeRhs>
+  std::pair<Value, Value> inOrder(Operation *op, MakeLhs makeLhs,
+                                  MakeRhs makeRhs) {
+    auto dies = [&](Value v) {
+      return !isa<BlockArgument>(v) && v.hasOneUse();
+    };
+    if (dies(op->getOperand(0)) && !dies(op->getOperand(1))) {
+      Value rhs = makeRhs();
+      return {makeLhs(), rhs};
+    }
+    Value lhs = makeLhs();
+    return {lhs, makeRhs()};
+  }
+
   /// Propagates the adjoints of `op`'s results to its operands.
   LogicalResult visit(Operation *op);
 
@@ -157,12 +180,17 @@ LogicalResult Differentiator::visit(Operation *op) {
         bool ta = mm.getTransposeA(), tb = mm.getTransposeB();
         TypeAttr acc = mm.getAccTypeAttr();
         Value a = mm.getLhs(), bb = mm.getRhs();
-        Value da =
-            ta ? MatmulOp::create(b, loc, bb, g, tb, true, acc).getResult()
-               : MatmulOp::create(b, loc, g, bb, false, !tb, acc).getResult();
-        Value db =
-            tb ? MatmulOp::create(b, loc, g, a, true, ta, acc).getResult()
-               : MatmulOp::create(b, loc, a, g, !ta, false, acc).getResult();
+        auto makeDa = [&] {
+          return ta ? MatmulOp::create(b, loc, bb, g, tb, true, acc).getResult()
+                    : MatmulOp::create(b, loc, g, bb, false, !tb, acc)
+                          .getResult();
+        };
+        auto makeDb = [&] {
+          return tb ? MatmulOp::create(b, loc, g, a, true, ta, acc).getResult()
+                    : MatmulOp::create(b, loc, a, g, !ta, false, acc)
+                          .getResult();
+        };
+        auto [da, db] = inOrder(mm, makeDa, makeDb);
         accumulate(a, da);
         accumulate(bb, db);
         return success();
@@ -171,14 +199,19 @@ LogicalResult Differentiator::visit(Operation *op) {
         bool ta = mm.getTransposeA(), tb = mm.getTransposeB();
         TypeAttr acc = mm.getAccTypeAttr();
         Value a = mm.getLhs(), bb = mm.getRhs();
-        Value da =
-            ta ? BatchMatmulOp::create(b, loc, bb, g, tb, true, acc).getResult()
-               : BatchMatmulOp::create(b, loc, g, bb, false, !tb, acc)
-                     .getResult();
-        Value db =
-            tb ? BatchMatmulOp::create(b, loc, g, a, true, ta, acc).getResult()
-               : BatchMatmulOp::create(b, loc, a, g, !ta, false, acc)
-                     .getResult();
+        auto makeDa = [&] {
+          return ta ? BatchMatmulOp::create(b, loc, bb, g, tb, true, acc)
+                          .getResult()
+                    : BatchMatmulOp::create(b, loc, g, bb, false, !tb, acc)
+                          .getResult();
+        };
+        auto makeDb = [&] {
+          return tb ? BatchMatmulOp::create(b, loc, g, a, true, ta, acc)
+                          .getResult()
+                    : BatchMatmulOp::create(b, loc, a, g, !ta, false, acc)
+                          .getResult();
+        };
+        auto [da, db] = inOrder(mm, makeDa, makeDb);
         accumulate(a, da);
         accumulate(bb, db);
         return success();
@@ -476,16 +509,21 @@ LogicalResult Differentiator::visit(Operation *op) {
         return success();
       })
       .Case([&](Conv2DOp conv) {
-        auto dx = Conv2DBackwardDataOp::create(
-            b, loc, conv.getInput().getType(), g, conv.getFilter(),
-            conv.getStridesAttr(), conv.getPaddingAttr(),
-            conv.getDilationAttr(), conv.getGroupsAttr(), conv.getLayoutAttr(),
-            conv.getAccTypeAttr());
-        auto dw = Conv2DBackwardFilterOp::create(
-            b, loc, conv.getFilter().getType(), conv.getInput(), g,
-            conv.getStridesAttr(), conv.getPaddingAttr(),
-            conv.getDilationAttr(), conv.getGroupsAttr(), conv.getLayoutAttr(),
-            conv.getAccTypeAttr());
+        auto makeDx = [&]() -> Value {
+          return Conv2DBackwardDataOp::create(
+              b, loc, conv.getInput().getType(), g, conv.getFilter(),
+              conv.getStridesAttr(), conv.getPaddingAttr(),
+              conv.getDilationAttr(), conv.getGroupsAttr(),
+              conv.getLayoutAttr(), conv.getAccTypeAttr());
+        };
+        auto makeDw = [&]() -> Value {
+          return Conv2DBackwardFilterOp::create(
+              b, loc, conv.getFilter().getType(), conv.getInput(), g,
+              conv.getStridesAttr(), conv.getPaddingAttr(),
+              conv.getDilationAttr(), conv.getGroupsAttr(),
+              conv.getLayoutAttr(), conv.getAccTypeAttr());
+        };
+        auto [dx, dw] = inOrder(conv, makeDx, makeDw);
         accumulate(conv.getInput(), dx);
         accumulate(conv.getFilter(), dw);
         return success();

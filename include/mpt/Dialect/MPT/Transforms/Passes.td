@@ -142,6 +142,15 @@ def Autodiff : Pass<"mpt-autodiff", "::mlir::ModuleOp"> {
     their gradient summed back to their shape; values used several times sum
     their gradients; integer values get none. An op without a rule is an
     error naming the op.
+
+    The backward ops come in the reverse order of the forward ones. Of a
+    matmul's (or a convolution's) two gradients, the one that reads the
+    first operand (the weight gradient of `x @ w`) comes first when that
+    operand is an activation nothing else reads and the other operand is
+    not: the activation is then dead before the input gradient, as large
+    as it, is made, which lowers the step's peak memory (the GELU's output
+    in a transformer block's feed-forward backward). Otherwise the input
+    gradient comes first.
   }];
   let options = [
     Option<"extend", "extend", "bool", /*default=*/"false",
