@@ -411,6 +411,29 @@ def UntieEmptyTensors
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def ElementwiseInPlace
+    : Pass<"mpt-elementwise-in-place", "::mlir::func::FuncOp"> {
+  let summary = "Elementwise ops write their results over inputs that "
+                "nothing else reads";
+  let description = [{
+    A `linalg.generic` of parallel loops whose one destination is a
+    `tensor.empty` (its payload does not read it) takes instead an input of
+    the destination's type, read at the same indices, that the op alone
+    reads and an op of the same block makes (not a view or a slice of
+    another tensor). Bufferization then writes the result over that input
+    (the input's last reader is this op, and each element is read before it
+    is written, by the thread that writes it), one buffer fewer live at a
+    time; where it finds a conflict it still gives the result a buffer of
+    its own, without a copy, as the destination is not read. In a training
+    step this is the backward of an activation: the gradient of a GELU's
+    input overwrites the gradient of its output, which is what keeps the
+    transformer block's feed-forward backward at two hidden-sized buffers
+    instead of three. Run after `mpt-untie-empty-tensors`, before
+    bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def CopiesToFills : Pass<"mpt-copies-to-fills", "::mlir::func::FuncOp"> {
   let summary = "Copies of buffers that hold one constant as fills";
   let description = [{

@@ -117,6 +117,8 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   // Each result its own buffer: no order between unrelated kernels that a
   // shared buffer would impose.
   pm.addNestedPass<func::FuncOp>(createUntieEmptyTensors());
+  // Except an elementwise result over an input that dies there.
+  pm.addNestedPass<func::FuncOp>(createElementwiseInPlace());
   parseInto(pm, kBufferize);
   // Fills rather than copies of filled buffers (the zeros that matmuls and
   // reductions start from).
