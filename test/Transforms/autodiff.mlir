@@ -34,8 +34,11 @@
 // d(h @ w2): dh = dlogits @ w2^T, dw2 = h^T @ dlogits.
 // CHECK-DAG: %[[DH:.*]] = mpt.matmul %[[DLOGITS]], %[[W2]] transpose_b : (tensor<4x3xf32>, tensor<16x3xf32>) -> tensor<4x16xf32>
 // CHECK-DAG: %[[DW2:.*]] = mpt.matmul %[[H]], %[[DLOGITS]] transpose_a : (tensor<4x16xf32>, tensor<4x3xf32>) -> tensor<16x3xf32>
-// relu: the upstream gradient where the relu input is positive.
-// CHECK: %[[DPRE:.*]] = mpt.relu_grad %[[DH]], %[[PRE]] : tensor<4x16xf32>
+// relu: the upstream gradient where the relu input is positive, which is
+// where its output is: it reads the output, which the backward pass keeps
+// anyway (dw2 reads it), so that the pre-activation, read by the relu alone,
+// is dead after the forward pass.
+// CHECK: %[[DPRE:.*]] = mpt.relu_grad %[[DH]], %[[H]] : tensor<4x16xf32>
 // The bias was broadcast over the batch: its gradient is summed over axis 0.
 // CHECK-DAG: %[[DB1:.*]] = mpt.reduce_sum %[[DPRE]] axes = [0] : tensor<4x16xf32> -> tensor<16xf32>
 // CHECK-DAG: %[[DW1:.*]] = mpt.matmul %[[X]], %[[DPRE]] transpose_a : (tensor<4x8xf32>, tensor<4x16xf32>) -> tensor<8x16xf32>
@@ -283,5 +286,22 @@ func.func @order(%x: tensor<2x3x4x4xf32> {mpt.role = #mpt.role<input>},
   %a = mpt.relu %r : tensor<2x16xf32>
   %y = mpt.matmul %a, %w2 : (tensor<2x16xf32>, tensor<16x8xf32>) -> tensor<2x8xf32>
   %l = mpt.reduce_sum %y axes = [0, 1] : tensor<2x8xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A relu whose input has another reader: its gradient reads the input,
+// which is kept anyway, rather than keeping the output too.
+// CHECK-LABEL: func.func @relu_shared_grad(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32> {mpt.role = #mpt.role<parameter>})
+// CHECK: %[[P:.*]] = mpt.mul %[[X]], %[[X]]
+// CHECK: %[[R:.*]] = mpt.relu %[[P]]
+// CHECK: mpt.relu_grad %{{.*}}, %[[P]] : tensor<4x8xf32>
+func.func @relu_shared(%x: tensor<4x8xf32> {mpt.role = #mpt.role<parameter>}) -> tensor<f32> {
+  %p = mpt.mul %x, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = mpt.relu %p : tensor<4x8xf32>
+  %s = mpt.add %r, %p : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %l = mpt.reduce_sum %s axes = [0, 1] : tensor<4x8xf32> -> tensor<f32>
   return %l : tensor<f32>
 }

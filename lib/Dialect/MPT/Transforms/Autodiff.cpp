@@ -266,8 +266,14 @@ LogicalResult Differentiator::visit(Operation *op) {
         return success();
       })
       .Case([&](ReluOp relu) {
-        accumulate(relu.getInput(),
-                   ReluGradOp::create(b, loc, g, relu.getInput()));
+        // relu(x) > 0 exactly where x > 0: the gradient may read either.
+        // The output, when the relu is the input's only reader: the
+        // input (a pre-activation) is then dead once the relu has run,
+        // while the output is usually kept anyway (the next layer's
+        // weight gradient reads it).
+        Value x = relu.getInput();
+        Value mask = x.hasOneUse() ? relu.getResult() : x;
+        accumulate(x, ReluGradOp::create(b, loc, g, mask));
         return success();
       })
       .Case([&](GeluOp gelu) {

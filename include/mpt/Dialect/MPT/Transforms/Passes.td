@@ -150,7 +150,11 @@ def Autodiff : Pass<"mpt-autodiff", "::mlir::ModuleOp"> {
     not: the activation is then dead before the input gradient, as large
     as it, is made, which lowers the step's peak memory (the GELU's output
     in a transformer block's feed-forward backward). Otherwise the input
-    gradient comes first.
+    gradient comes first. Likewise `relu_grad` reads the relu's output
+    rather than its input (both are positive at the same elements) when
+    the relu is its input's only reader: the pre-activation is then dead
+    after the forward pass, and the output is what the next layer's weight
+    gradient keeps anyway.
   }];
   let options = [
     Option<"extend", "extend", "bool", /*default=*/"false",
