@@ -391,7 +391,8 @@ Value FusedEpilogue::evaluate(OpBuilder &b, Location loc, Value values,
     return map.lookup(body.getTerminator()->getOperand(0));
   };
   SmallVector<Value> results;
-  if (vectorize) {
+  // (One lane, as the SIMT kernel's scalar stores give: element by element.)
+  if (vectorize && width > 1) {
     SmallVector<Value> args;
     for (OpOperand *input : generic.getDpsInputOperands()) {
       if (input->getOperandNumber() == accInput) {

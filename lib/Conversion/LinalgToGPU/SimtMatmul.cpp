@@ -6,7 +6,9 @@
 // they are staged.
 //
 // Where C was zero-filled just before, the kernel stores its sums without
-// reading C (the fill goes).
+// reading C (the fill goes), or, where an elementwise op reads C next (a
+// bias add and activation, a rounding to f16), that op's result
+// (FusedEpilogue, as the Tensor Core kernels do).
 //
 // Block: 256 threads (16 x 16) on a T x T tile of C, T = 128 (8 x 8 outputs
 // per thread) when the grid still fills the GPU (`sms` blocks, 132 by
@@ -109,8 +111,10 @@ SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes) {
 
 Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
                                  const MatmulInfo &info, int64_t sms,
-                                 int64_t vectorBytes, bool fromZero,
+                                 int64_t vectorBytes,
+                                 const FusedEpilogue *epilogue,
                                  const ColumnSums *columnSums) {
+  const bool fromZero = epilogue != nullptr;
   MLIRContext *ctx = outer.getContext();
   Type f32 = outer.getF32Type();
   const int64_t tile = simtTile(info, sms), step = kThreads * 4 / tile;
@@ -387,6 +391,13 @@ Operation *buildSimtMatmulKernel(OpBuilder &outer, Location loc,
       OpBuilder gb = guard.getThenBodyBuilder();
       SmallVector<Value> index = at(batch, row, col);
       SmallVector<Value> sums(loop.getResults().slice(i * micro + j, vec.c));
+      if (epilogue && epilogue->generic) {
+        // The epilogue's generic on the vec.c sums, into its output.
+        Value values = vector::FromElementsOp::create(
+            gb, loc, VectorType::get({vec.c}, f32), sums);
+        epilogue->store(gb, loc, values, batch, row, col);
+        continue;
+      }
       Value sum = vec.c == 1 ? sums.front()
                              : vector::FromElementsOp::create(
                                    gb, loc, cast<VectorType>(cType), sums)

@@ -452,14 +452,16 @@ struct SimtVectors {
 /// Vectors of up to `vectorBytes` / 4 elements (the operands are staged as
 /// f32), at most 4, halved along A and B and C until they divide K or N.
 SimtVectors simtVectors(const MatmulInfo &info, int64_t vectorBytes);
-/// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B, or C = A B
-/// `fromZero` (C is not read), with large tiles where they still give `sms`
-/// blocks; with `columnSums`, the blocks of C's first row of tiles add up
-/// B's columns as well. Returns its gpu.launch.
+/// The tiled SIMT matmul kernel (SimtMatmul.cpp): C += A B, or, with an
+/// `epilogue` (C zero-filled before), C = A B or the epilogue's generic of
+/// A B stored into its output (C is not read), with large tiles where they
+/// still give `sms` blocks; with `columnSums`, the blocks of C's first row
+/// of tiles add up B's columns as well. Returns its gpu.launch.
 mlir::Operation *buildSimtMatmulKernel(mlir::OpBuilder &outer,
                                        mlir::Location loc,
                                        const MatmulInfo &info, int64_t sms,
-                                       int64_t vectorBytes, bool fromZero,
+                                       int64_t vectorBytes,
+                                       const FusedEpilogue *epilogue,
                                        const ColumnSums *columnSums = nullptr);
 std::string describeSimtMatmul(const MatmulInfo &info, int64_t sms,
                                int64_t vectorBytes);

@@ -742,7 +742,8 @@ struct ConvertLinalgToTensorCoresPass
   /// applies (float operands, f32 accumulation, static shapes), otherwise
   /// left to the one-thread-per-element kernels of
   /// mpt-parallel-loops-to-gpu. The tiled kernel stores its products where
-  /// C was zero-filled just before (the fill goes).
+  /// C was zero-filled just before (the fill goes), through the elementwise
+  /// op that reads C next where there is one (a bias add and activation).
   void buildSimt(linalg::LinalgOp op, const std::string &why,
                  llvm::SmallPtrSetImpl<Operation *> &built) {
     std::string ignored;
@@ -751,15 +752,19 @@ struct ConvertLinalgToTensorCoresPass
     auto accesses = [&](Operation *o) {
       return accessesSeeingKernels(o, built);
     };
-    std::optional<FusedEpilogue> zeroStart;
+    // The elementwise op after the matmul, or at least the zero fill
+    // before it, as for the Tensor Core kernels.
+    std::optional<FusedEpilogue> epilogue;
     std::optional<ColumnSums> sums;
     if (tiled) {
-      zeroStart = findZeroStart(op, info->c, accesses);
+      epilogue = findFusedEpilogue(op, info->c);
+      if (!epilogue)
+        epilogue = findZeroStart(op, info->c, accesses);
       // A bias gradient beside a weight gradient: B's column sums.
       if (columnSums && !info->batch)
-        sums = findColumnSums(op, info->b,
-                              zeroStart ? zeroStart->generic : nullptr,
-                              accesses, /*simt=*/true);
+        sums =
+            findColumnSums(op, info->b, epilogue ? epilogue->generic : nullptr,
+                           accesses, /*simt=*/true);
     }
     // The tiled kernel reads a transposed operand as it lies in memory,
     // and any chain of transposes through a strided view (attention's head
@@ -767,7 +772,7 @@ struct ConvertLinalgToTensorCoresPass
     MatmulInfo kernelInfo = info ? *info : MatmulInfo();
     std::optional<FoldedOperand> foldA, foldB;
     if (tiled)
-      foldOperands(op, *info, zeroStart, accesses, /*plainOnly=*/false,
+      foldOperands(op, *info, epilogue, accesses, /*plainOnly=*/false,
                    /*chunk=*/1, kernelInfo, foldA, foldB);
     std::string folds;
     llvm::raw_string_ostream os(folds);
@@ -777,21 +782,23 @@ struct ConvertLinalgToTensorCoresPass
                     << (tiled ? "; " + describeSimtMatmul(kernelInfo, sms,
                                                           simtVectorBytes)
                               : "")
-                    << folds << (zeroStart ? ", " + zeroStart->describe() : "")
+                    << folds << (epilogue ? ", " + epilogue->describe() : "")
                     << (sums ? sums->describe() : "");
     if (!tiled)
       return;
+    if (epilogue)
+      epilogue->prepare(op);
     OpBuilder b(op);
     built.insert(buildSimtMatmulKernel(
         b, op.getLoc(), kernelInfo, sms, simtVectorBytes,
-        /*fromZero=*/zeroStart.has_value(), sums ? &*sums : nullptr));
+        epilogue ? &*epilogue : nullptr, sums ? &*sums : nullptr));
     op->erase();
     // (The sums' generic before the transposes, which it may read.)
     if (sums)
       sums->erase();
     eraseFoldedTransposes(foldA, foldB);
-    if (zeroStart)
-      zeroStart->erase(info->c);
+    if (epilogue)
+      epilogue->erase(info->c);
   }
 
   /// The operands and shape of a matmul on statically shaped memrefs.

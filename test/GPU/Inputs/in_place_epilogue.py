@@ -1,26 +1,31 @@
-"""in_place_epilogue.py gen DIR | check DIR TOLERANCE
+"""in_place_epilogue.py gen DIR [TYPE N] | check DIR TOLERANCE
 
 A linear layer, its bias add read twice (by a ReLU and by a ReLU gradient)
-and a second matmul, as in_place_epilogue.mlir computes it. `gen` writes
-the inputs (x, w, b, w2) and the module; `check` compares the results
-mpt-run wrote to DIR with float64 numpy: ||out - ref|| <= TOLERANCE ||ref||
-for each.
+and a second matmul. `gen` writes the inputs (x, w, b, w2) and the module
+(p.mlir), in TYPE (f32, the default, or f16: f32 accumulation, results
+rounded to f16) with N columns (64 by default); `check` compares the
+results mpt-run wrote to DIR with float64 numpy on the same inputs:
+||out - ref|| <= TOLERANCE ||ref|| for each.
 """
 import os
 import sys
 
 import numpy as np
 
-M, K, N, N2 = 64, 32, 64, 16
-MODULE = f"""func.func @linear_relu(%x: tensor<{M}x{K}xf32>, %w: tensor<{K}x{N}xf32>,
-                       %b: tensor<{N}xf32>, %w2: tensor<{N}x{N2}xf32>)
-    -> (tensor<{M}x{N2}xf32>, tensor<{M}x{N}xf32>) {{
-  %h = mpt.matmul %x, %w : (tensor<{M}x{K}xf32>, tensor<{K}x{N}xf32>) -> tensor<{M}x{N}xf32>
-  %p = mpt.add %h, %b : (tensor<{M}x{N}xf32>, tensor<{N}xf32>) -> tensor<{M}x{N}xf32>
-  %r = mpt.relu %p : tensor<{M}x{N}xf32>
-  %y = mpt.matmul %r, %w2 : (tensor<{M}x{N}xf32>, tensor<{N}x{N2}xf32>) -> tensor<{M}x{N2}xf32>
-  %g = mpt.relu_grad %r, %p : tensor<{M}x{N}xf32>
-  return %y, %g : tensor<{M}x{N2}xf32>, tensor<{M}x{N}xf32>
+M, K, N2 = 64, 32, 16
+
+
+def module(t, N):
+    acc = " acc(f32)" if t != "f32" else ""
+    return f"""func.func @linear_relu(%x: tensor<{M}x{K}x{t}>, %w: tensor<{K}x{N}x{t}>,
+                       %b: tensor<{N}x{t}>, %w2: tensor<{N}x{N2}x{t}>)
+    -> (tensor<{M}x{N2}x{t}>, tensor<{M}x{N}x{t}>) {{
+  %h = mpt.matmul %x, %w{acc} : (tensor<{M}x{K}x{t}>, tensor<{K}x{N}x{t}>) -> tensor<{M}x{N}x{t}>
+  %p = mpt.add %h, %b : (tensor<{M}x{N}x{t}>, tensor<{N}x{t}>) -> tensor<{M}x{N}x{t}>
+  %r = mpt.relu %p : tensor<{M}x{N}x{t}>
+  %y = mpt.matmul %r, %w2{acc} : (tensor<{M}x{N}x{t}>, tensor<{N}x{N2}x{t}>) -> tensor<{M}x{N2}x{t}>
+  %g = mpt.relu_grad %r, %p : tensor<{M}x{N}x{t}>
+  return %y, %g : tensor<{M}x{N2}x{t}>, tensor<{M}x{N}x{t}>
 }}
 """
 
@@ -29,14 +34,17 @@ def main():
     mode, out = sys.argv[1], sys.argv[2]
     names = ["x", "w", "b", "w2"]
     if mode == "gen":
+        t = sys.argv[3] if len(sys.argv) > 3 else "f32"
+        n = int(sys.argv[4]) if len(sys.argv) > 4 else 64
         os.makedirs(out, exist_ok=True)
         rng = np.random.default_rng(7)
-        shapes = [(M, K), (K, N), (N,), (N, N2)]
+        shapes = [(M, K), (K, n), (n,), (n, N2)]
         for name, shape in zip(names, shapes):
             np.save(os.path.join(out, name + ".npy"),
-                    rng.standard_normal(shape).astype(np.float32))
+                    rng.standard_normal(shape).astype(np.dtype(
+                        np.float16 if t == "f16" else np.float32)))
         with open(os.path.join(out, "p.mlir"), "w") as f:
-            f.write(MODULE)
+            f.write(module(t, n))
         return
     tol = float(sys.argv[3])
     x, w, b, w2 = (np.load(os.path.join(out, n + ".npy")).astype(np.float64)
