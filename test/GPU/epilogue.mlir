@@ -22,7 +22,8 @@
 // CHECK-NOT: linalg.
 // CHECK: gpu.launch
 // CHECK: nvgpu.mma.sync
-// CHECK: memref.load %arg2
+// The bias: one vector load of the two columns a lane holds.
+// CHECK: vector.load %arg2[{{.*}}] {alignment = 4 : i64} : memref<128xf16>, vector<2xf16>
 // CHECK: arith.maximumf {{.*}} : vector<2xf32>
 // CHECK: vector.store {{.*}} %arg3{{.*}} : memref<128x128xf16>, vector<2xf16>
 // CHECK-NOT: linalg.
@@ -124,14 +125,15 @@ func.func @bias_written_between(%a: memref<128x64xf16>, %b: memref<64x128xf16>, 
 // PTX90: st.global.v2.b32
 
 // The generic reads a view made after the matmul (a residual collapsed to
-// the matmul's rows): the view moves above the kernel, which reads it.
+// the matmul's rows): the view moves above the kernel, which reads it
+// (two columns a vector load).
 // REMARK: remark: matmul 64x64x64 on Tensor Cores: mma.sync {{.*}}, fused epilogue (truncf, addf) into f16
 // WGMMA: remark: matmul 64x64x64 on Tensor Cores: wgmma {{.*}}, fused epilogue (truncf, addf) into f16
 // CHECK-LABEL: func.func @residual_view(
 // CHECK-SAME: %{{[^:]*}}: memref<64x64xf16>, %{{[^:]*}}: memref<64x64xf16>, %[[RES:[^:]*]]: memref<4x16x64xf16>
 // CHECK: %[[VIEW:.*]] = memref.collapse_shape %[[RES]]
 // CHECK: gpu.launch
-// CHECK: memref.load %[[VIEW]]
+// CHECK: vector.load %[[VIEW]]
 // CHECK-NOT: linalg.
 // CHECK: return
 func.func @residual_view(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %res: memref<4x16x64xf16>, %out: memref<64x64xf16>) {

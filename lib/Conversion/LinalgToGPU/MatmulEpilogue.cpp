@@ -363,6 +363,34 @@ Value FusedEpilogue::evaluate(OpBuilder &b, Location loc, Value values,
       indices.push_back(dims[cast<AffineDimExpr>(result).getPosition()]);
     return memref::LoadOp::create(b, loc, input->get(), indices).getResult();
   };
+  // The `width` elements of an input whose innermost dim is the column
+  // (a bias, a residual) as one vector load: they are consecutive, and
+  // aligned to the vector where the buffer has an identity layout (its
+  // base is aligned: an allocation, an argument checked on entry, a view
+  // of the arena at a multiple of 256 bytes; 16 bytes at most is claimed)
+  // and rows of a multiple of `width` (`col` is a multiple of it). Null
+  // otherwise.
+  auto vectorAt = [&](OpOperand *input) -> Value {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    auto type = cast<MemRefType>(input->get().getType());
+    if (width < 2 || map.getNumResults() == 0 ||
+        map.getResults().back() !=
+            getAffineDimExpr(map.getNumDims() - 1, b.getContext()) ||
+        !type.getLayout().isIdentity() ||
+        type.isDynamicDim(type.getRank() - 1) || type.getShape().back() % width)
+      return Value();
+    SmallVector<Value> dims(iv);
+    dims.push_back(col);
+    SmallVector<Value> indices;
+    for (AffineExpr result : map.getResults())
+      indices.push_back(dims[cast<AffineDimExpr>(result).getPosition()]);
+    Type element = type.getElementType();
+    return vector::LoadOp::create(
+        b, loc, VectorType::get({width}, element), input->get(), indices,
+        /*nontemporal=*/false,
+        llvm::Align(std::min<int64_t>(
+            16, width * element.getIntOrFloatBitWidth() / 8)));
+  };
   // Evaluates the body on `args` (one per block argument but the output).
   auto evaluate = [&](ArrayRef<Value> args, int64_t lanes) {
     IRMapping map;
@@ -397,6 +425,10 @@ Value FusedEpilogue::evaluate(OpBuilder &b, Location loc, Value values,
     for (OpOperand *input : generic.getDpsInputOperands()) {
       if (input->getOperandNumber() == accInput) {
         args.push_back(values);
+        continue;
+      }
+      if (Value vector = vectorAt(input)) {
+        args.push_back(vector);
         continue;
       }
       SmallVector<Value> elems;
