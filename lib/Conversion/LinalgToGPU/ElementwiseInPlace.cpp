@@ -22,9 +22,9 @@ using namespace mlir;
 
 namespace {
 
-/// The input of `op` that its result `result` may overwrite: one of the
-/// result's type, read at the result's (identity) indices, made by an op of
-/// the same block and read by nothing but `op`; or null.
+/// The input of `op` that its result may overwrite instead of its
+/// destination `init`: one of `init`'s type, read at `init`'s indices, made
+/// by an op of the same block and read by nothing but `op`; or null.
 OpOperand *dyingInput(linalg::GenericOp op, OpOperand &init) {
   AffineMap initMap = op.getMatchingIndexingMap(&init);
   Type type = init.get().getType();

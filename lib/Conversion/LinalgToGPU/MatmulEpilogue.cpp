@@ -354,14 +354,20 @@ Value FusedEpilogue::evaluate(OpBuilder &b, Location loc, Value values,
   bool vectorize = llvm::all_of(body.without_terminator(), [](Operation &op) {
     return isa<arith::ArithDialect>(op.getDialect());
   });
-  auto inputAt = [&](OpOperand *input, int64_t w) {
+  // The indices of `input` at the iteration (batch, row, `column`).
+  auto indicesAt = [&](OpOperand *input, Value column) {
     AffineMap map = generic.getMatchingIndexingMap(input);
     SmallVector<Value> dims(iv);
-    dims.push_back(im.add(col, w));
+    dims.push_back(column);
     SmallVector<Value> indices;
     for (AffineExpr result : map.getResults())
       indices.push_back(dims[cast<AffineDimExpr>(result).getPosition()]);
-    return memref::LoadOp::create(b, loc, input->get(), indices).getResult();
+    return indices;
+  };
+  auto inputAt = [&](OpOperand *input, int64_t w) {
+    return memref::LoadOp::create(b, loc, input->get(),
+                                  indicesAt(input, im.add(col, w)))
+        .getResult();
   };
   // The `width` elements of an input whose innermost dim is the column
   // (a bias, a residual) as one vector load: they are consecutive, and
@@ -373,20 +379,16 @@ Value FusedEpilogue::evaluate(OpBuilder &b, Location loc, Value values,
   auto vectorAt = [&](OpOperand *input) -> Value {
     AffineMap map = generic.getMatchingIndexingMap(input);
     auto type = cast<MemRefType>(input->get().getType());
-    if (width < 2 || map.getNumResults() == 0 ||
+    if (map.getNumResults() == 0 ||
         map.getResults().back() !=
             getAffineDimExpr(map.getNumDims() - 1, b.getContext()) ||
         !type.getLayout().isIdentity() ||
         type.isDynamicDim(type.getRank() - 1) || type.getShape().back() % width)
       return Value();
-    SmallVector<Value> dims(iv);
-    dims.push_back(col);
-    SmallVector<Value> indices;
-    for (AffineExpr result : map.getResults())
-      indices.push_back(dims[cast<AffineDimExpr>(result).getPosition()]);
     Type element = type.getElementType();
     return vector::LoadOp::create(
-        b, loc, VectorType::get({width}, element), input->get(), indices,
+        b, loc, VectorType::get({width}, element), input->get(),
+        indicesAt(input, col),
         /*nontemporal=*/false,
         llvm::Align(std::min<int64_t>(
             16, width * element.getIntOrFloatBitWidth() / 8)));
