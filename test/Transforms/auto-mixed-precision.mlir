@@ -262,3 +262,21 @@ func.func @contractions(%q: tensor<2x4x8xf32>, %x: tensor<1x3x8x8xf32>, %f: tens
   %1 = mpt.conv2d %x, %f pad [1, 1, 1, 1] : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
   return %0, %1 : tensor<2x4x4xf32>, tensor<1x4x8x8xf32>
 }
+
+// -----
+
+// layer_norm is deny by default (the residual stream stays f32). Forced low,
+// it keeps its f32 scale and bias like batch_norm.
+// CHECK-LABEL: func.func @layer_norm_default_and_forced(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<4x8xf32>, %[[G:[a-z0-9_]+]]: tensor<8xf32>
+// CHECK: %[[XH:.*]] = mpt.cast %[[X]] : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK: %[[L:.*]] = mpt.layer_norm %[[X]], %[[G]], %[[G]] : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK: mpt.cast %[[L]] : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK: %[[LH:.*]] = mpt.layer_norm %[[XH]], %[[G]], %[[G]] {mpt.precision = #mpt.precision<low>} : (tensor<4x8xf16>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf16>
+func.func @layer_norm_default_and_forced(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = mpt.layer_norm %x, %g, %g : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1 = mpt.matmul %0, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %2 = mpt.layer_norm %x, %g, %g {mpt.precision = #mpt.precision<low>} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %3 = mpt.matmul %2, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %1, %3 : tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -215,15 +215,15 @@ Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType result,
 
 enum class Combine { sum, max };
 
-/// Reduces `input` over `axes` (sorted, in range) into a tensor of the
-/// remaining dimensions, accumulating in `acc` from `init`. `value` maps each
-/// input scalar (already converted to `acc`) to what is accumulated.
+/// Reduces the iteration space `shape` over `axes` (sorted, in range) into a
+/// tensor of the remaining dimensions, accumulating in `acc`. `inputs` are
+/// read through `maps` and converted to `acc`; `value` maps them to what is
+/// accumulated.
 Value buildReduction(
-    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes, Type acc,
-    Combine combine,
-    function_ref<Value(OpBuilder &, Location, Value)> value = nullptr) {
+    OpBuilder &b, Location loc, ArrayRef<int64_t> shape, ValueRange inputs,
+    ArrayRef<AffineMap> maps, ArrayRef<int64_t> axes, Type acc, Combine combine,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> value) {
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> shape = tensorType(input).getShape();
   int64_t rank = shape.size();
   SmallVector<int64_t> outShape;
   for (int64_t d = 0; d < rank; ++d)
@@ -233,26 +233,43 @@ Value buildReduction(
       combine == Combine::sum ? 0.0 : -std::numeric_limits<double>::infinity();
   Value init =
       filledTensor(b, loc, outShape, acc, floatConst(b, loc, acc, initValue));
-  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
-                                 droppingMap(ctx, rank, axes)};
+  SmallVector<AffineMap> indexing(maps);
+  indexing.push_back(droppingMap(ctx, rank, axes));
   SmallVector<utils::IteratorType> iterators;
   for (int64_t d = 0; d < rank; ++d)
     iterators.push_back(llvm::is_contained(axes, d)
                             ? utils::IteratorType::reduction
                             : utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{input}, ValueRange{init},
-      maps, iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
-        Value x = convertScalar(nb, nl, args[0], acc);
-        if (value)
-          x = value(nb, nl, x);
+      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, indexing,
+      iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        SmallVector<Value> converted;
+        for (Value arg : args.drop_back())
+          converted.push_back(convertScalar(nb, nl, arg, acc));
+        Value x = value(nb, nl, converted);
         Value r =
             combine == Combine::sum
-                ? arith::AddFOp::create(nb, nl, args[1], x).getResult()
-                : arith::MaximumFOp::create(nb, nl, args[1], x).getResult();
+                ? arith::AddFOp::create(nb, nl, args.back(), x).getResult()
+                : arith::MaximumFOp::create(nb, nl, args.back(), x).getResult();
         linalg::YieldOp::create(nb, nl, r);
       });
   return generic.getResult(0);
+}
+
+/// Reduces `input` over `axes` (sorted, in range) into a tensor of the
+/// remaining dimensions, accumulating in `acc` from `init`. `value` maps each
+/// input scalar (already converted to `acc`) to what is accumulated.
+Value buildReduction(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes, Type acc,
+    Combine combine,
+    function_ref<Value(OpBuilder &, Location, Value)> value = nullptr) {
+  ArrayRef<int64_t> shape = tensorType(input).getShape();
+  return buildReduction(
+      b, loc, shape, input,
+      {AffineMap::getMultiDimIdentityMap(shape.size(), b.getContext())}, axes,
+      acc, combine, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return value ? value(nb, nl, args[0]) : args[0];
+      });
 }
 
 /// Converts every element of a tensor to `element`.
@@ -672,12 +689,19 @@ struct SoftmaxPattern : public MPTPattern<OpTy> {
   }
 };
 
-/// Normalizes `input` over `axes` (mean 0, biased variance 1, epsilon added
-/// to the variance) and applies `scale * y + bias`, with scale and bias read
-/// through `paramMap`.
-Value buildNormalization(OpBuilder &b, Location loc, Value input,
-                         ArrayRef<int64_t> axes, double epsilon, Value scale,
-                         Value bias, AffineMap paramMap) {
+/// Subtracts the mean: `x - mean`, of `a[0]` and `a[1]`.
+Value centerScalar(OpBuilder &b, Location loc, ValueRange a) {
+  return arith::SubFOp::create(b, loc, a[0], a[1]);
+}
+
+/// The statistics of a normalization of `input` over `axes`: the mean and
+/// 1 / sqrt(biased variance + epsilon), tensors of the other dimensions in
+/// the compute type. Nothing of the input's size is made: `x - mean` is
+/// recomputed inside the variance's reduction. The forward op and its
+/// gradient build the same ops, which CSE merges.
+std::pair<Value, Value> buildNormStatistics(OpBuilder &b, Location loc,
+                                            Value input, ArrayRef<int64_t> axes,
+                                            double epsilon) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType type = tensorType(input);
   int64_t rank = type.getRank();
@@ -685,46 +709,56 @@ Value buildNormalization(OpBuilder &b, Location loc, Value input,
   int64_t count = 1;
   for (int64_t a : axes)
     count *= type.getDimSize(a);
+  auto onReduced = [&](Value v, auto fn) {
+    ArrayRef<int64_t> shape = tensorType(v).getShape();
+    return buildGeneric(b, loc, shape, acc, v,
+                        {AffineMap::getMultiDimIdentityMap(shape.size(), ctx)},
+                        acc, [&](OpBuilder &nb, Location nl, ValueRange a) {
+                          Value mean = arith::DivFOp::create(
+                              nb, nl, a[0], floatConst(nb, nl, acc, count));
+                          return fn(nb, nl, mean);
+                        });
+  };
+  Value mean = onReduced(buildReduction(b, loc, input, axes, acc, Combine::sum),
+                         [](OpBuilder &, Location, Value m) { return m; });
+  Value squares = buildReduction(
+      b, loc, type.getShape(), {input, mean},
+      {AffineMap::getMultiDimIdentityMap(rank, ctx),
+       droppingMap(ctx, rank, axes)},
+      axes, acc, Combine::sum, [](OpBuilder &nb, Location nl, ValueRange a) {
+        Value c = centerScalar(nb, nl, a);
+        return arith::MulFOp::create(nb, nl, c, c).getResult();
+      });
+  Value rstd = onReduced(squares, [&](OpBuilder &nb, Location nl, Value var) {
+    return reciprocalSqrt(
+        nb, nl,
+        arith::AddFOp::create(nb, nl, var, floatConst(nb, nl, acc, epsilon)));
+  });
+  return {mean, rstd};
+}
+
+/// Normalizes `input` over `axes` (mean 0, biased variance 1, epsilon added
+/// to the variance) and applies `scale * y + bias`, with scale and bias read
+/// through `paramMap`, in one generic that reads the input and the
+/// statistics.
+Value buildNormalization(OpBuilder &b, Location loc, Value input,
+                         ArrayRef<int64_t> axes, double epsilon, Value scale,
+                         Value bias, AffineMap paramMap) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = tensorType(input);
+  int64_t rank = type.getRank();
+  Type acc = computeType(type.getElementType());
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
   AffineMap reduced = droppingMap(ctx, rank, axes);
-  Value sum = buildReduction(b, loc, input, axes, acc, Combine::sum);
-  ArrayRef<int64_t> reducedShape = tensorType(sum).getShape();
-  Value mean = buildGeneric(
-      b, loc, reducedShape, acc, sum,
-      {AffineMap::getMultiDimIdentityMap(reducedShape.size(), ctx)}, acc,
-      [&](OpBuilder &nb, Location nl, ValueRange a) {
-        return arith::DivFOp::create(nb, nl, a[0],
-                                     floatConst(nb, nl, acc, count))
-            .getResult();
-      });
-  Value centered = buildGeneric(
-      b, loc, type.getShape(), acc, {input, mean}, {id, reduced}, acc,
-      [](OpBuilder &nb, Location nl, ValueRange a) {
-        return arith::SubFOp::create(nb, nl, a[0], a[1]).getResult();
-      });
-  Value squares =
-      buildReduction(b, loc, centered, axes, acc, Combine::sum,
-                     [](OpBuilder &nb, Location nl, Value x) {
-                       return arith::MulFOp::create(nb, nl, x, x).getResult();
-                     });
-  Value invStd = buildGeneric(
-      b, loc, reducedShape, acc, squares,
-      {AffineMap::getMultiDimIdentityMap(reducedShape.size(), ctx)}, acc,
-      [&](OpBuilder &nb, Location nl, ValueRange a) {
-        Value var =
-            arith::DivFOp::create(nb, nl, a[0], floatConst(nb, nl, acc, count));
-        return reciprocalSqrt(
-            nb, nl,
-            arith::AddFOp::create(nb, nl, var,
-                                  floatConst(nb, nl, acc, epsilon)));
-      });
+  auto [mean, rstd] = buildNormStatistics(b, loc, input, axes, epsilon);
   return buildGeneric(
       b, loc, type.getShape(), type.getElementType(),
-      {centered, invStd, scale, bias}, {id, reduced, paramMap, paramMap}, acc,
+      {input, mean, rstd, scale, bias},
+      {id, reduced, reduced, paramMap, paramMap}, acc,
       [](OpBuilder &nb, Location nl, ValueRange a) {
-        Value y = arith::MulFOp::create(nb, nl, a[0], a[1]);
+        Value y = arith::MulFOp::create(nb, nl, centerScalar(nb, nl, a), a[2]);
         return arith::AddFOp::create(
-                   nb, nl, arith::MulFOp::create(nb, nl, y, a[2]), a[3])
+                   nb, nl, arith::MulFOp::create(nb, nl, y, a[3]), a[4])
             .getResult();
       });
 }
@@ -1196,79 +1230,64 @@ struct NormGradPattern : public OpRewritePattern<OpTy> {
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
     AffineMap reduced = droppingMap(ctx, rank, axes);
     AffineMap param = droppingMap(ctx, rank, leading);
-    auto unaryOnReduced = [&](Value v, auto fn) {
-      ArrayRef<int64_t> shape = tensorType(v).getShape();
-      return buildGeneric(
-          b, loc, shape, acc, v,
-          {AffineMap::getMultiDimIdentityMap(shape.size(), ctx)}, acc,
-          [&](OpBuilder &nb, Location nl, ValueRange a) {
-            return fn(nb, nl, a[0]);
-          });
-    };
     auto divCount = [&](OpBuilder &nb, Location nl, Value x) {
       return arith::DivFOp::create(nb, nl, x, floatConst(nb, nl, acc, count))
           .getResult();
     };
-    double eps = op.getEpsilon().convertToDouble();
-    Value mean = unaryOnReduced(
-        buildReduction(b, loc, op.getInput(), axes, acc, Combine::sum),
-        divCount);
-    Value centered = buildGeneric(
-        b, loc, type.getShape(), acc, {op.getInput(), mean}, {id, reduced}, acc,
-        [](OpBuilder &nb, Location nl, ValueRange a) {
-          return arith::SubFOp::create(nb, nl, a[0], a[1]).getResult();
-        });
-    Value rstd = unaryOnReduced(
-        buildReduction(b, loc, centered, axes, acc, Combine::sum,
-                       [](OpBuilder &nb, Location nl, Value x) {
-                         return arith::MulFOp::create(nb, nl, x, x).getResult();
-                       }),
-        [&](OpBuilder &nb, Location nl, Value x) {
-          return reciprocalSqrt(
-              nb, nl,
-              arith::AddFOp::create(nb, nl, divCount(nb, nl, x),
-                                    floatConst(nb, nl, acc, eps)));
-        });
-    Value xhat = buildGeneric(
-        b, loc, type.getShape(), acc, {centered, rstd}, {id, reduced}, acc,
-        [](OpBuilder &nb, Location nl, ValueRange a) {
-          return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
-        });
-    Value dxhat = buildGeneric(
-        b, loc, type.getShape(), acc, {op.getGrad(), op.getScale()},
-        {id, param}, acc, [](OpBuilder &nb, Location nl, ValueRange a) {
-          return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
-        });
-    Value sum1 = buildReduction(b, loc, dxhat, axes, acc, Combine::sum);
-    Value prod = buildGeneric(
-        b, loc, type.getShape(), acc, {dxhat, xhat}, {id, id}, acc,
-        [](OpBuilder &nb, Location nl, ValueRange a) {
-          return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
-        });
-    Value sum2 = buildReduction(b, loc, prod, axes, acc, Combine::sum);
-    // dx = rstd * (dxhat - sum1 / N - xhat * sum2 / N)
-    Value dx = buildGeneric(
-        b, loc, type.getShape(), element, {dxhat, xhat, sum1, sum2, rstd},
-        {id, id, reduced, reduced, reduced}, acc,
+    // No tensor of the input's size is made but dx: x^ = (x - mean) * rstd
+    // and dx^ = dy * scale are recomputed where they are read.
+    auto [mean, rstd] = buildNormStatistics(b, loc, op.getInput(), axes,
+                                            op.getEpsilon().convertToDouble());
+    Value dy = op.getGrad(), x = op.getInput(), scale = op.getScale();
+    // a = (x, mean, rstd)
+    auto xhat = [](OpBuilder &nb, Location nl, ValueRange a) {
+      return arith::MulFOp::create(nb, nl, centerScalar(nb, nl, a), a[2])
+          .getResult();
+    };
+    // a = (dy, scale)
+    auto dxhat = [](OpBuilder &nb, Location nl, ValueRange a) {
+      return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
+    };
+    ArrayRef<int64_t> shape = type.getShape();
+    Value sum1 = buildReduction(b, loc, shape, {dy, scale}, {id, param}, axes,
+                                acc, Combine::sum, dxhat);
+    Value sum2 = buildReduction(
+        b, loc, shape, {dy, scale, x, mean, rstd},
+        {id, param, id, reduced, reduced}, axes, acc, Combine::sum,
         [&](OpBuilder &nb, Location nl, ValueRange a) {
-          Value t = arith::SubFOp::create(nb, nl, a[0], divCount(nb, nl, a[2]));
-          Value u = arith::MulFOp::create(nb, nl, a[1], divCount(nb, nl, a[3]));
+          return arith::MulFOp::create(nb, nl, dxhat(nb, nl, a.take_front(2)),
+                                       xhat(nb, nl, a.drop_front(2)))
+              .getResult();
+        });
+    // dx = rstd * (dx^ - sum1 / N - x^ * sum2 / N)
+    Value dx = buildGeneric(
+        b, loc, shape, element, {dy, scale, x, mean, rstd, sum1, sum2},
+        {id, param, id, reduced, reduced, reduced, reduced}, acc,
+        [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value t = arith::SubFOp::create(
+              nb, nl, dxhat(nb, nl, a.take_front(2)), divCount(nb, nl, a[5]));
+          Value u = arith::MulFOp::create(nb, nl, xhat(nb, nl, a.slice(2, 3)),
+                                          divCount(nb, nl, a[6]));
           return arith::MulFOp::create(nb, nl, a[4],
                                        arith::SubFOp::create(nb, nl, t, u))
               .getResult();
         });
-    Value dyXhat = buildGeneric(
-        b, loc, type.getShape(), acc, {op.getGrad(), xhat}, {id, id}, acc,
-        [](OpBuilder &nb, Location nl, ValueRange a) {
-          return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
-        });
+    // The scale and bias gradients take the scale's type (f32 with f32
+    // parameters and a narrower input).
+    Type paramElement = op.getScale().getType().getElementType();
     Value dscale = convertTensor(
-        b, loc, buildReduction(b, loc, dyXhat, leading, acc, Combine::sum),
-        element);
-    Value dbias = convertTensor(
         b, loc,
-        buildReduction(b, loc, op.getGrad(), leading, acc, Combine::sum),
-        element);
+        buildReduction(b, loc, shape, {dy, x, mean, rstd},
+                       {id, id, reduced, reduced}, leading, acc, Combine::sum,
+                       [&](OpBuilder &nb, Location nl, ValueRange a) {
+                         return arith::MulFOp::create(
+                                    nb, nl, a[0], xhat(nb, nl, a.drop_front()))
+                             .getResult();
+                       }),
+        paramElement);
+    Value dbias = convertTensor(
+        b, loc, buildReduction(b, loc, dy, leading, acc, Combine::sum),
+        paramElement);
     b.replaceOp(op, {dx, dscale, dbias});
     return success();
   }

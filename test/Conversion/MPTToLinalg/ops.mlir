@@ -610,9 +610,11 @@ func.func @log_softmax(%a: tensor<4x10xf32>) -> tensor<4x10xf32> {
 
 // -----
 
-// layer_norm over the last axis: mean = sum / 256, centered = x - mean,
-// var = sum(centered^2) / 256, 1 / sqrt(var + epsilon), then
-// centered * inv_std * scale + bias with scale and bias read at (d2).
+// layer_norm over the last axis: mean = sum / 256, var = sum((x - mean)^2)
+// / 256 in one reduction, 1 / sqrt(var + epsilon), then
+// (x - mean) * inv_std * scale + bias with scale and bias read at (d2). No
+// tensor of the input's size but the result: x - mean is recomputed where
+// it is read.
 // CHECK-DAG: #[[ID:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[RED:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[ID2:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -624,12 +626,12 @@ func.func @log_softmax(%a: tensor<4x10xf32>) -> tensor<4x10xf32> {
 // CHECK: %[[MEAN:.*]] = linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SUM]] : tensor<8x64xf32>)
 // CHECK: %[[N:.*]] = arith.constant 2.560000e+02 : f32
 // CHECK-NEXT: arith.divf %{{.*}}, %[[N]] : f32
-// CHECK: %[[C:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[MEAN]] : tensor<8x64x256xf32>, tensor<8x64xf32>)
-// CHECK: arith.subf
-// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[C]] : tensor<8x64x256xf32>)
-// CHECK-NEXT: ^bb0(%[[V:[a-z0-9_]+]]: f32, %[[ACC:[a-z0-9_]+]]: f32):
-// CHECK-NEXT: %[[V2:.*]] = arith.mulf %[[V]], %[[V]] : f32
-// CHECK-NEXT: arith.addf %[[ACC]], %[[V2]] : f32
+// CHECK-NOT: tensor<8x64x256xf32>)
+// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[RED]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[MEAN]] : tensor<8x64x256xf32>, tensor<8x64xf32>) outs(%{{.*}} : tensor<8x64xf32>)
+// CHECK-NEXT: ^bb0(%[[V:[a-z0-9_]+]]: f32, %[[M:[a-z0-9_]+]]: f32, %[[ACC:[a-z0-9_]+]]: f32):
+// CHECK-NEXT: %[[C:.*]] = arith.subf %[[V]], %[[M]] : f32
+// CHECK-NEXT: %[[C2:.*]] = arith.mulf %[[C]], %[[C]] : f32
+// CHECK-NEXT: arith.addf %[[ACC]], %[[C2]] : f32
 // CHECK: %[[INV:.*]] = linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[SQ]] : tensor<8x64xf32>)
 // CHECK-NEXT: ^bb0(%[[V:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
 // CHECK-NEXT: %[[N:.*]] = arith.constant 2.560000e+02 : f32
@@ -640,8 +642,9 @@ func.func @log_softmax(%a: tensor<4x10xf32>) -> tensor<4x10xf32> {
 // CHECK-DAG: %[[SD:.*]] = math.sqrt %[[VE]] : f32
 // CHECK: %[[RS:.*]] = arith.divf %[[ONE]], %[[SD]] : f32
 // CHECK-NEXT: linalg.yield %[[RS]] : f32
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[PARAM]], #[[PARAM]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[C]], %[[INV]], %[[G]], %[[B]] : tensor<8x64x256xf32>, tensor<8x64xf32>, tensor<256xf32>, tensor<256xf32>) outs(%{{.*}} : tensor<8x64x256xf32>)
-// CHECK-NEXT: ^bb0(%[[CV:[a-z0-9_]+]]: f32, %[[IV:[a-z0-9_]+]]: f32, %[[GV:[a-z0-9_]+]]: f32, %[[BV:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[RED]], #[[PARAM]], #[[PARAM]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[MEAN]], %[[INV]], %[[G]], %[[B]] : tensor<8x64x256xf32>, tensor<8x64xf32>, tensor<8x64xf32>, tensor<256xf32>, tensor<256xf32>) outs(%{{.*}} : tensor<8x64x256xf32>)
+// CHECK-NEXT: ^bb0(%[[XV:[a-z0-9_]+]]: f32, %[[MV:[a-z0-9_]+]]: f32, %[[IV:[a-z0-9_]+]]: f32, %[[GV:[a-z0-9_]+]]: f32, %[[BV:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-NEXT: %[[CV:.*]] = arith.subf %[[XV]], %[[MV]] : f32
 // CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[CV]], %[[IV]] : f32
 // CHECK-NEXT: %[[YG:.*]] = arith.mulf %[[Y]], %[[GV]] : f32
 // CHECK-NEXT: %[[YB:.*]] = arith.addf %[[YG]], %[[BV]] : f32
@@ -661,7 +664,7 @@ func.func @layer_norm(%x: tensor<8x64x256xf32>, %g: tensor<256xf32>, %b: tensor<
 // CHECK: iterator_types = ["parallel", "reduction", "reduction"]
 // CHECK: arith.constant 1.638400e+04 : f32
 // CHECK: arith.constant 1.000000e-03 : f32
-// CHECK: linalg.generic {indexing_maps = [#{{map[0-9]*}}, #[[RED]], #[[PARAM]], #[[PARAM]], #{{map[0-9]*}}]
+// CHECK: linalg.generic {indexing_maps = [#{{map[0-9]*}}, #[[RED]], #[[RED]], #[[PARAM]], #[[PARAM]], #{{map[0-9]*}}]
 func.func @layer_norm_axis1(%x: tensor<8x64x256xf32>, %g: tensor<64x256xf32>) -> tensor<8x64x256xf32> {
   %0 = mpt.layer_norm %x, %g, %g axis = 1 epsilon = 1.0e-3 : (tensor<8x64x256xf32>, tensor<64x256xf32>, tensor<64x256xf32>) -> tensor<8x64x256xf32>
   return %0 : tensor<8x64x256xf32>
@@ -678,9 +681,8 @@ func.func @layer_norm_axis1(%x: tensor<8x64x256xf32>, %g: tensor<64x256xf32>) ->
 // CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]]], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<8x16x32x32xf32>) outs(%{{.*}} : tensor<16xf32>)
 // CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} ins(%[[SUM]] : tensor<16xf32>)
 // CHECK: arith.constant 8.192000e+03 : f32
-// CHECK: %[[C:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[ID]]], {{.*}} ins(%[[X]], %[[MEAN]] : tensor<8x16x32x32xf32>, tensor<16xf32>)
+// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]]], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%[[X]], %[[MEAN]] : tensor<8x16x32x32xf32>, tensor<16xf32>)
 // CHECK: arith.subf
-// CHECK: %[[SQ:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]]], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%[[C]] : tensor<8x16x32x32xf32>)
 // CHECK: arith.mulf
 // CHECK: %[[INV:.*]] = linalg.generic {{.*}} ins(%[[SQ]] : tensor<16xf32>)
 // CHECK: arith.constant 8.192000e+03 : f32
@@ -691,7 +693,8 @@ func.func @layer_norm_axis1(%x: tensor<8x64x256xf32>, %g: tensor<64x256xf32>) ->
 // CHECK-DAG: %[[SD:.*]] = math.sqrt %[[VE]] : f32
 // CHECK: %[[RS:.*]] = arith.divf %[[ONE]], %[[SD]] : f32
 // CHECK-NEXT: linalg.yield %[[RS]] : f32
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[CH]], #[[ID]]], {{.*}} ins(%[[C]], %[[INV]], %[[G]], %[[B]] : tensor<8x16x32x32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[ID]]], {{.*}} ins(%[[X]], %[[MEAN]], %[[INV]], %[[G]], %[[B]] : tensor<8x16x32x32xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+// CHECK: arith.subf
 // CHECK: arith.mulf
 // CHECK: arith.mulf
 // CHECK: arith.addf

@@ -227,27 +227,32 @@ func.func @softmax_f16(%x: tensor<4x10xf16>) -> tensor<4x10xf16> {
 
 // -----
 
-// layer_norm on bf16: every statistic is an f32 tensor, scale and bias are
-// extended in the last generic, which rounds once.
+// layer_norm on bf16: every statistic is an f32 tensor, no tensor of the
+// input's size is made in f32 (x - mean is recomputed where it is read),
+// scale and bias are extended in the last generic, which rounds once.
 // CHECK-LABEL: func.func @layer_norm_bf16(
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<4x32xbf16>, %[[G:[a-z0-9_]+]]: tensor<32xbf16>, %[[B:[a-z0-9_]+]]: tensor<32xbf16>
+// CHECK-NOT: tensor<4x32xf32>
 // CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x32xbf16>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK: arith.extf %{{.*}} : bf16 to f32
 // CHECK-NOT: arith.truncf
-// CHECK: %[[C:.*]] = linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<4x32xbf16>, tensor<4xf32>) outs(%{{.*}} : tensor<4x32xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<4x32xbf16>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK-NOT: arith.truncf
 // CHECK: %[[SD:.*]] = math.sqrt %{{.*}} : f32
 // CHECK-NEXT: arith.divf %{{.*}}, %[[SD]] : f32
 // CHECK-NOT: arith.truncf
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[C]], %{{.*}}, %[[G]], %[[B]] : tensor<4x32xf32>, tensor<4xf32>, tensor<32xbf16>, tensor<32xbf16>) outs(%{{.*}} : tensor<4x32xbf16>)
-// CHECK-NEXT: ^bb0(%{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: f32, %[[GV:[a-z0-9_]+]]: bf16, %[[BV:[a-z0-9_]+]]: bf16, %{{[a-z0-9_]+}}: bf16):
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]], %{{.*}}, %{{.*}}, %[[G]], %[[B]] : tensor<4x32xbf16>, tensor<4xf32>, tensor<4xf32>, tensor<32xbf16>, tensor<32xbf16>) outs(%{{.*}} : tensor<4x32xbf16>)
+// CHECK-NEXT: ^bb0(%[[XV:[a-z0-9_]+]]: bf16, %{{[a-z0-9_]+}}: f32, %{{[a-z0-9_]+}}: f32, %[[GV:[a-z0-9_]+]]: bf16, %[[BV:[a-z0-9_]+]]: bf16, %{{[a-z0-9_]+}}: bf16):
+// CHECK-NEXT: %[[XE:.*]] = arith.extf %[[XV]] : bf16 to f32
 // CHECK-NEXT: %[[GE:.*]] = arith.extf %[[GV]] : bf16 to f32
 // CHECK-NEXT: %[[BE:.*]] = arith.extf %[[BV]] : bf16 to f32
-// CHECK-NEXT: %[[Y:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: %[[C:.*]] = arith.subf %[[XE]], %{{.*}} : f32
+// CHECK-NEXT: %[[Y:.*]] = arith.mulf %[[C]], %{{.*}} : f32
 // CHECK-NEXT: %[[YG:.*]] = arith.mulf %[[Y]], %[[GE]] : f32
 // CHECK-NEXT: %[[YB:.*]] = arith.addf %[[YG]], %[[BE]] : f32
 // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[YB]] : f32 to bf16
 // CHECK-NEXT: linalg.yield %[[T]] : bf16
+// CHECK-NOT: tensor<4x32xf32>
 // CHECK: return %[[R]]
 func.func @layer_norm_bf16(%x: tensor<4x32xbf16>, %g: tensor<32xbf16>, %b: tensor<32xbf16>) -> tensor<4x32xbf16> {
   %0 = mpt.layer_norm %x, %g, %b : (tensor<4x32xbf16>, tensor<32xbf16>, tensor<32xbf16>) -> tensor<4x32xbf16>
@@ -269,6 +274,45 @@ func.func @layer_norm_bf16(%x: tensor<4x32xbf16>, %g: tensor<32xbf16>, %b: tenso
 func.func @batch_norm_f16(%x: tensor<2x4x3x3xf16>, %s: tensor<4xf16>) -> tensor<2x4x3x3xf16> {
   %0 = mpt.batch_norm %x, %s, %s : (tensor<2x4x3x3xf16>, tensor<4xf16>, tensor<4xf16>) -> tensor<2x4x3x3xf16>
   return %0 : tensor<2x4x3x3xf16>
+}
+
+// -----
+
+// batch_norm with an f16 input and f32 scale and bias: the parameters are
+// read as they are and the f16 result is rounded once.
+// CHECK-LABEL: func.func @batch_norm_f32_params(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<2x4x3x3xf16>, %[[S:[a-z0-9_]+]]: tensor<4xf32>
+// CHECK-NOT: tensor<2x4x3x3xf32>
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]], %{{.*}}, %{{.*}}, %[[S]], %[[S]] : tensor<2x4x3x3xf16>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<2x4x3x3xf16>)
+// CHECK-NEXT: ^bb0(%[[XV:[a-z0-9_]+]]: f16,
+// CHECK-NEXT: arith.extf %[[XV]] : f16 to f32
+// CHECK-NOT: arith.extf
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT: linalg.yield
+// CHECK: return %[[R]]
+func.func @batch_norm_f32_params(%x: tensor<2x4x3x3xf16>, %s: tensor<4xf32>) -> tensor<2x4x3x3xf16> {
+  %0 = mpt.batch_norm %x, %s, %s : (tensor<2x4x3x3xf16>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3x3xf16>
+  return %0 : tensor<2x4x3x3xf16>
+}
+
+// -----
+
+// batch_norm_grad with f16 data and f32 parameters: the input gradient is
+// rounded once to f16, the scale and bias gradients are f32 sums, never
+// rounded. No f32 tensor of the data's size is made: the normalized input and
+// dy * scale are recomputed inside the reductions and dx's generic.
+// CHECK-LABEL: func.func @batch_norm_grad_f32_params(
+// CHECK-NOT: tensor<2x4x3x3xf32>
+// CHECK: %[[DX:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4x3x3xf16>)
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: %[[DG:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NOT: arith.truncf
+// CHECK: %[[DB:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NOT: arith.truncf
+// CHECK: return %[[DX]], %[[DG]], %[[DB]] : tensor<2x4x3x3xf16>, tensor<4xf32>, tensor<4xf32>
+func.func @batch_norm_grad_f32_params(%dy: tensor<2x4x3x3xf16>, %x: tensor<2x4x3x3xf16>, %s: tensor<4xf32>) -> (tensor<2x4x3x3xf16>, tensor<4xf32>, tensor<4xf32>) {
+  %0:3 = mpt.batch_norm_grad %dy, %x, %s : (tensor<2x4x3x3xf16>, tensor<2x4x3x3xf16>, tensor<4xf32>) -> (tensor<2x4x3x3xf16>, tensor<4xf32>, tensor<4xf32>)
+  return %0#0, %0#1, %0#2 : tensor<2x4x3x3xf16>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----

@@ -701,10 +701,67 @@ func.func @layer_norm_bias(%x: tensor<8x64x256xf32>, %g: tensor<64x256xf32>, %b:
 
 // -----
 
-// layer_norm: scale of a different element type (AllElementTypesMatch).
-func.func @layer_norm_mixed_types(%x: tensor<8x256xf16>, %g: tensor<256xf32>, %b: tensor<256xf32>) {
-  // expected-error @+1 {{'mpt.layer_norm' op failed to verify that all of {input, scale, bias, result} have same element type}}
-  %0 = mpt.layer_norm %x, %g, %b : (tensor<8x256xf16>, tensor<256xf32>, tensor<256xf32>) -> tensor<8x256xf16>
+// layer_norm: f16 parameters with a bf16 input (f32 parameters are the only
+// other type allowed).
+func.func @layer_norm_param_type(%x: tensor<8x256xbf16>, %g: tensor<256xf16>, %b: tensor<256xf16>) {
+  // expected-error @+2 {{'mpt.layer_norm' op scale and bias have element type 'f16', expected the input's element type 'bf16' or f32 (f32 parameters with a narrower input)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mpt.layer_norm %x, %g, %b : (tensor<8x256xbf16>, tensor<256xf16>, tensor<256xf16>) -> tensor<8x256xbf16>
+  return
+}
+
+// -----
+
+// layer_norm: scale and bias of different element types.
+func.func @layer_norm_scale_bias_types(%x: tensor<8x256xf16>, %g: tensor<256xf32>, %b: tensor<256xf16>) {
+  // expected-error @+1 {{'mpt.layer_norm' op failed to verify that all of {scale, bias} have same element type}}
+  %0 = mpt.layer_norm %x, %g, %b : (tensor<8x256xf16>, tensor<256xf32>, tensor<256xf16>) -> tensor<8x256xf16>
+  return
+}
+
+// -----
+
+// layer_norm: the result takes the input's type.
+func.func @layer_norm_result_type(%x: tensor<8x256xf16>, %g: tensor<256xf32>, %b: tensor<256xf32>) {
+  // expected-error @+2 {{'mpt.layer_norm' op inferred type(s) 'tensor<8x256xf16>' are incompatible with return type(s) of operation 'tensor<8x256xf32>'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mpt.layer_norm %x, %g, %b : (tensor<8x256xf16>, tensor<256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
+  return
+}
+
+// -----
+
+// layer_norm_grad: axis out of range.
+func.func @layer_norm_grad_axis(%dy: tensor<8x256xf32>, %x: tensor<8x256xf32>, %g: tensor<256xf32>) {
+  // expected-error @+1 {{'mpt.layer_norm_grad' op axis 2 is out of range for a rank-2 input}}
+  %0:3 = mpt.layer_norm_grad %dy, %x, %g axis = 2 : (tensor<8x256xf32>, tensor<8x256xf32>, tensor<256xf32>) -> (tensor<8x256xf32>, tensor<256xf32>, tensor<256xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad: negative epsilon.
+func.func @layer_norm_grad_epsilon(%dy: tensor<8x256xf32>, %x: tensor<8x256xf32>, %g: tensor<256xf32>) {
+  // expected-error @+1 {{'mpt.layer_norm_grad' op expects epsilon >= 0}}
+  %0:3 = mpt.layer_norm_grad %dy, %x, %g epsilon = -1.0 : (tensor<8x256xf32>, tensor<8x256xf32>, tensor<256xf32>) -> (tensor<8x256xf32>, tensor<256xf32>, tensor<256xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad: scale does not have the normalized shape.
+func.func @layer_norm_grad_scale(%dy: tensor<8x256xf32>, %x: tensor<8x256xf32>, %g: tensor<8x256xf32>) {
+  // expected-error @+1 {{'mpt.layer_norm_grad' op scale has shape 8x256, expected the normalized shape 256}}
+  %0:3 = mpt.layer_norm_grad %dy, %x, %g : (tensor<8x256xf32>, tensor<8x256xf32>, tensor<8x256xf32>) -> (tensor<8x256xf32>, tensor<8x256xf32>, tensor<8x256xf32>)
+  return
+}
+
+// -----
+
+// layer_norm_grad: an f16 scale with a bf16 input.
+func.func @layer_norm_grad_param_type(%dy: tensor<8x256xbf16>, %x: tensor<8x256xbf16>, %g: tensor<256xf16>) {
+  // expected-error @+1 {{'mpt.layer_norm_grad' op scale and bias have element type 'f16', expected the input's element type 'bf16' or f32 (f32 parameters with a narrower input)}}
+  %0:3 = mpt.layer_norm_grad %dy, %x, %g : (tensor<8x256xbf16>, tensor<8x256xbf16>, tensor<256xf16>) -> (tensor<8x256xbf16>, tensor<256xf16>, tensor<256xf16>)
   return
 }
 
@@ -759,6 +816,62 @@ func.func @batch_norm_bias(%x: tensor<8x32x32x16xf32>, %g: tensor<16xf32>, %b: t
   // expected-error @+2 {{'mpt.batch_norm' op bias has shape 1x16, expected one value per channel (16)}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = mpt.batch_norm %x, %g, %b axis = 3 : (tensor<8x32x32x16xf32>, tensor<16xf32>, tensor<1x16xf32>) -> tensor<8x32x32x16xf32>
+  return
+}
+
+// -----
+
+// batch_norm: f32 input with f16 parameters (parameters are never narrower
+// than the input).
+func.func @batch_norm_param_type(%x: tensor<8x16x4x4xf32>, %g: tensor<16xf16>, %b: tensor<16xf16>) {
+  // expected-error @+2 {{'mpt.batch_norm' op scale and bias have element type 'f16', expected the input's element type 'f32' or f32 (f32 parameters with a narrower input)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = mpt.batch_norm %x, %g, %b : (tensor<8x16x4x4xf32>, tensor<16xf16>, tensor<16xf16>) -> tensor<8x16x4x4xf32>
+  return
+}
+
+// -----
+
+// batch_norm: scale and bias of different element types.
+func.func @batch_norm_scale_bias_types(%x: tensor<8x16x4x4xf16>, %g: tensor<16xf16>, %b: tensor<16xf32>) {
+  // expected-error @+1 {{'mpt.batch_norm' op failed to verify that all of {scale, bias} have same element type}}
+  %0 = mpt.batch_norm %x, %g, %b : (tensor<8x16x4x4xf16>, tensor<16xf16>, tensor<16xf32>) -> tensor<8x16x4x4xf16>
+  return
+}
+
+// -----
+
+// batch_norm_grad: channel axis out of range.
+func.func @batch_norm_grad_axis(%dy: tensor<8x16x4x4xf32>, %x: tensor<8x16x4x4xf32>, %g: tensor<16xf32>) {
+  // expected-error @+1 {{'mpt.batch_norm_grad' op channel axis 4 is out of range for a rank-4 input}}
+  %0:3 = mpt.batch_norm_grad %dy, %x, %g axis = 4 : (tensor<8x16x4x4xf32>, tensor<8x16x4x4xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// batch_norm_grad: negative epsilon.
+func.func @batch_norm_grad_epsilon(%dy: tensor<8x16x4x4xf32>, %x: tensor<8x16x4x4xf32>, %g: tensor<16xf32>) {
+  // expected-error @+1 {{'mpt.batch_norm_grad' op expects epsilon >= 0}}
+  %0:3 = mpt.batch_norm_grad %dy, %x, %g epsilon = -1.0 : (tensor<8x16x4x4xf32>, tensor<8x16x4x4xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+// batch_norm_grad: scale size differs from the channel count.
+func.func @batch_norm_grad_scale(%dy: tensor<8x16x4x4xf32>, %x: tensor<8x16x4x4xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.batch_norm_grad' op scale has shape 4, expected one value per channel (16)}}
+  %0:3 = mpt.batch_norm_grad %dy, %x, %g : (tensor<8x16x4x4xf32>, tensor<8x16x4x4xf32>, tensor<4xf32>) -> (tensor<8x16x4x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+// batch_norm_grad: an f16 scale with an f32 input.
+func.func @batch_norm_grad_param_type(%dy: tensor<8x16x4x4xf32>, %x: tensor<8x16x4x4xf32>, %g: tensor<16xf16>) {
+  // expected-error @+1 {{'mpt.batch_norm_grad' op scale and bias have element type 'f16', expected the input's element type 'f32' or f32 (f32 parameters with a narrower input)}}
+  %0:3 = mpt.batch_norm_grad %dy, %x, %g : (tensor<8x16x4x4xf32>, tensor<8x16x4x4xf32>, tensor<16xf16>) -> (tensor<8x16x4x4xf32>, tensor<16xf16>, tensor<16xf16>)
   return
 }
 

@@ -220,6 +220,22 @@ func.func @norms(%x: tensor<8x64x256xf32>, %g: tensor<256xf32>, %b: tensor<256xf
   return
 }
 
+// Normalizations with f32 parameters and a narrower input, and their
+// gradients (f32 scale and bias gradients).
+// CHECK-LABEL: func.func @norms_f32_params(
+func.func @norms_f32_params(%x: tensor<8x256xf16>, %g: tensor<256xf32>,
+                            %y: tensor<8x16x4x4xbf16>, %s: tensor<16xf32>) {
+  // CHECK: mpt.layer_norm %{{.*}} : (tensor<8x256xf16>, tensor<256xf32>, tensor<256xf32>) -> tensor<8x256xf16>
+  %0 = mpt.layer_norm %x, %g, %g : (tensor<8x256xf16>, tensor<256xf32>, tensor<256xf32>) -> tensor<8x256xf16>
+  // CHECK: mpt.layer_norm_grad %{{.*}} : (tensor<8x256xf16>, tensor<8x256xf16>, tensor<256xf32>) -> (tensor<8x256xf16>, tensor<256xf32>, tensor<256xf32>)
+  %1:3 = mpt.layer_norm_grad %0, %x, %g : (tensor<8x256xf16>, tensor<8x256xf16>, tensor<256xf32>) -> (tensor<8x256xf16>, tensor<256xf32>, tensor<256xf32>)
+  // CHECK: mpt.batch_norm %{{.*}} : (tensor<8x16x4x4xbf16>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16x4x4xbf16>
+  %2 = mpt.batch_norm %y, %s, %s : (tensor<8x16x4x4xbf16>, tensor<16xf32>, tensor<16xf32>) -> tensor<8x16x4x4xbf16>
+  // CHECK: mpt.batch_norm_grad %{{.*}} : (tensor<8x16x4x4xbf16>, tensor<8x16x4x4xbf16>, tensor<16xf32>) -> (tensor<8x16x4x4xbf16>, tensor<16xf32>, tensor<16xf32>)
+  %3:3 = mpt.batch_norm_grad %2, %y, %s : (tensor<8x16x4x4xbf16>, tensor<8x16x4x4xbf16>, tensor<16xf32>) -> (tensor<8x16x4x4xbf16>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
 // Reductions: one axis, keep_dims, negative axes reducing to a rank-0 tensor.
 // CHECK-LABEL: func.func @reductions(
 // CHECK-SAME: %[[X:.*]]: tensor<32x128xf32>)

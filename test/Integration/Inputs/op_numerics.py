@@ -781,6 +781,16 @@ add("batch_norm nchw", [N("2x3x4x4", 2.0), N("3"), N("3")], "2x3x4x4",
 add("batch_norm axis=-1 eps=1e-3", [N("2x4x3", 2.0), N("3"), N("3")], "2x4x3",
     "mpt.batch_norm %a0, %a1, %a2 axis = -1 epsilon = 1.0e-3 : ({t0}, {t1}, {t2}) -> {r0}",
     lambda x, s, b: batch_norm(x, s, b, -1, 1e-3), "comp")
+# f16 / bf16 data with f32 scale and bias (how mpt-auto-mixed-precision runs
+# a normalization in low precision): the result has the data's type.
+add("layer_norm f32 params", [N("4x40", 2.0), N("40", ty="f32"),
+                              N("40", ty="f32")], "4x40",
+    "mpt.layer_norm %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
+    lambda x, s, b: layer_norm(x, s, b), "comp", dtypes=NARROW)
+add("batch_norm nchw f32 params", [N("4x3x5x5", 2.0), N("3", ty="f32"),
+                                   N("3", ty="f32")], "4x3x5x5",
+    "mpt.batch_norm %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
+    lambda x, s, b: batch_norm(x, s, b), "comp", dtypes=NARROW)
 
 # --- reductions ------------------------------------------------------------
 REDUCTIONS = [
@@ -1186,6 +1196,18 @@ add("batch_norm_grad rank2 axis=-1 eps=1e-2", [N("8x3"), N("8x3", 2.0), N("3")],
     "mpt.batch_norm_grad %a0, %a1, %a2 axis = -1 epsilon = 1.0e-2"
     " : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
     lambda dy, x, s: batch_norm_grad(dy, x, s, -1, 1e-2), "comp")
+# f16 / bf16 data with an f32 scale: the scale and bias gradients are f32
+# (checked at the f32 tolerance), the input gradient has the data's type.
+add("batch_norm_grad nchw f32 params",
+    [N("4x3x5x5"), N("4x3x5x5", 2.0), N("3", ty="f32")],
+    ["4x3x5x5", ("3", "f32"), ("3", "f32")],
+    "mpt.batch_norm_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda dy, x, s: batch_norm_grad(dy, x, s), "comp", dtypes=NARROW)
+add("layer_norm_grad f32 params",
+    [N("4x40"), N("4x40", 2.0), N("40", ty="f32")],
+    ["4x40", ("40", "f32"), ("40", "f32")],
+    "mpt.layer_norm_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",
+    lambda dy, x, s: layer_norm_grad(dy, x, s), "comp", dtypes=NARROW)
 add("sgd_update", [N("4x6"), N("4x6")], "4x6",
     "mpt.sgd_update %a0, %a1 lr = 0.1 : {t0}",
     lambda p, g: p - 0.1 * g, "ew")

@@ -451,6 +451,22 @@ int64_t LogSoftmaxOp::getNormalizedAxis() {
 // LayerNormOp / BatchNormOp
 //===----------------------------------------------------------------------===//
 
+/// Normalization parameters have the input's element type, or f32 with a
+/// narrower input (the statistics are then computed in f32).
+static bool isNormParamType(Type input, Type param) {
+  return param == input || param.isF32();
+}
+
+/// The error of scale parameters of element type `param` for an input of
+/// element type `input`.
+template <typename Diag>
+static Diag &&paramTypeError(Diag &&diag, Type input, Type param) {
+  diag << "scale and bias have element type " << param
+       << ", expected the input's element type " << input
+       << " or f32 (f32 parameters with a narrower input)";
+  return std::forward<Diag>(diag);
+}
+
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,
@@ -469,6 +485,9 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
            << " input";
   if (valueOr(adaptor.getEpsilonAttr(), 0.0) < 0)
     return inferError<LayerNormOp>(loc) << "expects epsilon >= 0";
+  if (!isNormParamType(input.getElementType(), scale.getElementType()))
+    return paramTypeError(inferError<LayerNormOp>(loc), input.getElementType(),
+                          scale.getElementType());
   ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
   for (auto [name, type] :
        {std::make_pair("scale", scale), std::make_pair("bias", bias)}) {
@@ -511,6 +530,9 @@ LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *,
            << rank << " input";
   if (valueOr(adaptor.getEpsilonAttr(), 0.0) < 0)
     return inferError<BatchNormOp>(loc) << "expects epsilon >= 0";
+  if (!isNormParamType(input.getElementType(), scale.getElementType()))
+    return paramTypeError(inferError<BatchNormOp>(loc), input.getElementType(),
+                          scale.getElementType());
   int64_t channels = input.getDimSize(*axis);
   for (auto [name, type] :
        {std::make_pair("scale", scale), std::make_pair("bias", bias)}) {
@@ -1112,6 +1134,9 @@ LogicalResult LayerNormGradOp::verify() {
            << getAxis() << " is out of range for a rank-" << rank << " input";
   if (getEpsilon().convertToDouble() < 0)
     return emitOpError("expects epsilon >= 0");
+  Type param = getScale().getType().getElementType();
+  if (!isNormParamType(input.getElementType(), param))
+    return paramTypeError(emitOpError(), input.getElementType(), param);
   ArrayRef<int64_t> normalized = input.getShape().drop_front(*axis);
   if (getScale().getType().getShape() != normalized)
     return emitOpError("scale has shape ")
@@ -1250,6 +1275,9 @@ LogicalResult BatchNormGradOp::verify() {
            << getAxis() << " is out of range for a rank-" << rank << " input";
   if (getEpsilon().convertToDouble() < 0)
     return emitOpError("expects epsilon >= 0");
+  Type param = getScale().getType().getElementType();
+  if (!isNormParamType(input.getElementType(), param))
+    return paramTypeError(emitOpError(), input.getElementType(), param);
   if (getScale().getType().getRank() != 1 ||
       getScale().getType().getDimSize(0) != input.getDimSize(*axis))
     return emitOpError("scale has shape ")

@@ -198,3 +198,22 @@ void Conv2DBackwardFilterOp::setAccumulatorType(Type type) { setAccType(type); }
 
 /// A cast keeps its input; only its result takes the low type.
 bool CastOp::isLowPrecisionOperand(unsigned) { return false; }
+
+/// A normalization in low precision reads and writes the low type but keeps
+/// f32 scale and bias (operands 1 and 2) and f32 statistics; its gradient
+/// takes the low gradient and input (operands 0 and 1), returns the input's
+/// gradient in the low type and the scale and bias gradients in f32.
+bool LayerNormOp::isLowPrecisionOperand(unsigned index) { return index == 0; }
+bool BatchNormOp::isLowPrecisionOperand(unsigned index) { return index == 0; }
+bool LayerNormGradOp::isLowPrecisionOperand(unsigned index) {
+  return index < 2;
+}
+bool BatchNormGradOp::isLowPrecisionOperand(unsigned index) {
+  return index < 2;
+}
+bool LayerNormGradOp::isLowPrecisionResult(unsigned index) {
+  return index == 0;
+}
+bool BatchNormGradOp::isLowPrecisionResult(unsigned index) {
+  return index == 0;
+}

@@ -259,7 +259,7 @@ def MPT_LogSoftmaxOp : MPT_SoftmaxLikeOp<"log_softmax",
                                          "x_i - log(sum_j exp(x_j))">;
 
 def MPT_LayerNormOp : MPT_Op<"layer_norm", [InferTypeOpAdaptor,
-    AllElementTypesMatch<["input", "scale", "bias", "result"]>]> {
+    AllElementTypesMatch<["scale", "bias"]>], ["isLowPrecisionOperand"]> {
   let summary = "Layer normalization over the trailing dimensions";
   let description = [{
     Normalizes `input` over the dimensions `[axis, rank)` (default: the last
@@ -267,6 +267,11 @@ def MPT_LayerNormOp : MPT_Op<"layer_norm", [InferTypeOpAdaptor,
     before the square root), then applies the elementwise affine transform
     `scale * y + bias`. `scale` and `bias` have the shape of the normalized
     dimensions.
+
+    `scale` and `bias` have the input's element type, or f32 with a narrower
+    input (f16 activations, f32 parameters). Mean and variance are computed
+    in f32 for f16, bf16 and f8 inputs, and the result, of the input's type,
+    is rounded once.
 
     Example:
     ```mlir
@@ -290,7 +295,7 @@ def MPT_LayerNormOp : MPT_Op<"layer_norm", [InferTypeOpAdaptor,
 }
 
 def MPT_BatchNormOp : MPT_Op<"batch_norm", [InferTypeOpAdaptor,
-    AllElementTypesMatch<["input", "scale", "bias", "result"]>]> {
+    AllElementTypesMatch<["scale", "bias"]>], ["isLowPrecisionOperand"]> {
   let summary = "Batch normalization with batch statistics (training mode)";
   let description = [{
     Normalizes every channel (dimension `axis`, default 1 as in NCHW) over all
@@ -298,6 +303,11 @@ def MPT_BatchNormOp : MPT_Op<"batch_norm", [InferTypeOpAdaptor,
     `epsilon` added before the square root), then applies `scale * y + bias`
     per channel. `scale` and `bias` are 1-D with one entry per channel.
     Running statistics for inference are not tracked by this op.
+
+    `scale` and `bias` have the input's element type, or f32 with a narrower
+    input (f16 activations, f32 parameters, as cuDNN's batch norm takes
+    them). The batch statistics are computed in f32 for f16, bf16 and f8
+    inputs, and the result, of the input's type, is rounded once.
 
     Example:
     ```mlir
@@ -711,12 +721,17 @@ def MPT_SoftmaxCrossEntropyGradOp : MPT_Op<"softmax_cross_entropy_grad",
 
 def MPT_LayerNormGradOp : MPT_Op<"layer_norm_grad", [
     AllTypesMatch<["input", "grad", "input_grad"]>,
-    AllTypesMatch<["scale", "scale_grad", "bias_grad"]>]> {
+    AllTypesMatch<["scale", "scale_grad", "bias_grad"]>],
+    ["isLowPrecisionOperand", "isLowPrecisionResult"]> {
   let summary = "Gradients of layer_norm";
   let description = [{
     Given the gradient `grad` of `mpt.layer_norm`'s result, returns the
     gradients with respect to its input, scale and bias (same `axis` and
     `epsilon` as the forward op; the statistics are recomputed).
+
+    As for the forward op, `scale` may be f32 with a narrower input; the
+    statistics and the sums are then computed in f32, `input_grad` is rounded
+    once to the input's type and the scale and bias gradients stay f32.
 
     Example:
     ```mlir
@@ -887,12 +902,17 @@ def MPT_EmbeddingGradOp : MPT_Op<"embedding_grad",
 
 def MPT_BatchNormGradOp : MPT_Op<"batch_norm_grad", [
     AllTypesMatch<["input", "grad", "input_grad"]>,
-    AllTypesMatch<["scale", "scale_grad", "bias_grad"]>]> {
+    AllTypesMatch<["scale", "scale_grad", "bias_grad"]>],
+    ["isLowPrecisionOperand", "isLowPrecisionResult"]> {
   let summary = "Gradients of batch_norm (batch statistics)";
   let description = [{
     Given the gradient `grad` of `mpt.batch_norm`'s result, returns the
     gradients with respect to its input, scale and bias (same `axis` and
     `epsilon`; the batch statistics are recomputed).
+
+    As for the forward op, `scale` may be f32 with a narrower input; the
+    statistics and the sums are then computed in f32, `input_grad` is rounded
+    once to the input's type and the scale and bias gradients stay f32.
 
     Example:
     ```mlir
