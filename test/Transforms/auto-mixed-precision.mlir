@@ -265,6 +265,51 @@ func.func @contractions(%q: tensor<2x4x8xf32>, %x: tensor<1x3x8x8xf32>, %f: tens
 
 // -----
 
+// conv -> batch_norm -> relu -> conv: batch_norm is infer, so between the
+// convolutions it reads and writes f16; its scale and bias stay f32 (no
+// cast) and its statistics are f32 inside the op. Its gradient, between the
+// convolutions' gradients, takes f16 data and returns f32 scale and bias
+// gradients.
+// CHECK-LABEL: func.func @batch_norm_between_convs(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<2x8x4x4xf32>, %[[W1:[a-z0-9_]+]]: tensor<8x8x1x1xf32>, %[[G:[a-z0-9_]+]]: tensor<8xf32>, %[[B:[a-z0-9_]+]]: tensor<8xf32>
+// CHECK-NOT: mpt.cast %[[G]]
+// CHECK-NOT: mpt.cast %[[B]]
+// CHECK: %[[C1:.*]] = mpt.conv2d %{{.*}} acc(f32) : (tensor<2x8x4x4xf16>, tensor<8x8x1x1xf16>) -> tensor<2x8x4x4xf16>
+// CHECK: %[[N:.*]] = mpt.batch_norm %[[C1]], %[[G]], %[[B]] : (tensor<2x8x4x4xf16>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x4x4xf16>
+// CHECK: %[[R:.*]] = mpt.relu %[[N]] : tensor<2x8x4x4xf16>
+// CHECK: mpt.conv2d %[[R]], %{{.*}} acc(f32) : (tensor<2x8x4x4xf16>, tensor<8x8x1x1xf16>) -> tensor<2x8x4x4xf16>
+// CHECK: %[[DR:.*]] = mpt.conv2d_backward_data %{{.*}} acc(f32) : (tensor<2x8x4x4xf16>, tensor<8x8x1x1xf16>) -> tensor<2x8x4x4xf16>
+// CHECK: %[[DX:.*]], %[[DG:.*]], %[[DB:.*]] = mpt.batch_norm_grad %[[DR]], %[[C1]], %[[G]] : (tensor<2x8x4x4xf16>, tensor<2x8x4x4xf16>, tensor<8xf32>) -> (tensor<2x8x4x4xf16>, tensor<8xf32>, tensor<8xf32>)
+// CHECK: mpt.conv2d_backward_filter %{{.*}}, %[[DX]] acc(f32)
+// CHECK: return %{{.*}}, %{{.*}}, %[[DG]], %[[DB]] : tensor<2x8x4x4xf32>, tensor<8x8x1x1xf32>, tensor<8xf32>, tensor<8xf32>
+func.func @batch_norm_between_convs(%x: tensor<2x8x4x4xf32>, %w1: tensor<8x8x1x1xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>, %w2: tensor<8x8x1x1xf32>, %dy: tensor<2x8x4x4xf32>) -> (tensor<2x8x4x4xf32>, tensor<8x8x1x1xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %0 = mpt.conv2d %x, %w1 : (tensor<2x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x4x4xf32>
+  %1 = mpt.batch_norm %0, %g, %b : (tensor<2x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x4x4xf32>
+  %2 = mpt.relu %1 : tensor<2x8x4x4xf32>
+  %3 = mpt.conv2d %2, %w2 : (tensor<2x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x4x4xf32>
+  %4 = mpt.conv2d_backward_data %dy, %w2 : (tensor<2x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x4x4xf32>
+  %5:3 = mpt.batch_norm_grad %4, %0, %g : (tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<8xf32>) -> (tensor<2x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>)
+  %6 = mpt.conv2d_backward_filter %x, %5#0 : (tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>) -> tensor<8x8x1x1xf32>
+  return %3, %6, %5#1, %5#2 : tensor<2x8x4x4xf32>, tensor<8x8x1x1xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// batch_norm feeding only a deny op stays f32 (infer, not between allow
+// ops): the conv's f16 result is cast once before it.
+// CHECK-LABEL: func.func @batch_norm_before_deny(
+// CHECK: %[[C:.*]] = mpt.conv2d %{{.*}} acc(f32) : (tensor<2x8x4x4xf16>, tensor<8x8x1x1xf16>) -> tensor<2x8x4x4xf16>
+// CHECK: %[[CF:.*]] = mpt.cast %[[C]] : tensor<2x8x4x4xf16> to tensor<2x8x4x4xf32>
+// CHECK: mpt.batch_norm %[[CF]], %{{.*}} : (tensor<2x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x4x4xf32>
+func.func @batch_norm_before_deny(%x: tensor<2x8x4x4xf32>, %w: tensor<8x8x1x1xf32>, %g: tensor<8xf32>) -> tensor<2x8xf32> {
+  %0 = mpt.conv2d %x, %w : (tensor<2x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x4x4xf32>
+  %1 = mpt.batch_norm %0, %g, %g : (tensor<2x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x4x4xf32>
+  %2 = mpt.global_avg_pool %1 : tensor<2x8x4x4xf32> -> tensor<2x8xf32>
+  return %2 : tensor<2x8xf32>
+}
+
+// -----
+
 // layer_norm is deny by default (the residual stream stays f32). Forced low,
 // it keeps its f32 scale and bias like batch_norm.
 // CHECK-LABEL: func.func @layer_norm_default_and_forced(

@@ -37,8 +37,9 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.global_avg_pool", kDeny, "a mean over the whole image"},
     {"mpt.softmax", kDeny, "exp and a sum along the axis"},
     {"mpt.log_softmax", kDeny, "exp, sum and log along the axis"},
-    {"mpt.layer_norm", kDeny, "mean and variance statistics"},
-    {"mpt.batch_norm", kDeny, "mean and variance over the batch"},
+    {"mpt.layer_norm", kDeny,
+     "low, it would pull the residual stream it reads into f16 (PyTorch "
+     "autocast: fp32)"},
     {"mpt.softmax_cross_entropy", kDeny, "a loss: log-sum-exp and a mean"},
     {"mpt.mse_loss", kDeny, "a loss: squares and a mean"},
     {"mpt.l1_loss", kDeny, "a loss: a mean over all elements"},
@@ -53,6 +54,10 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.sigmoid", kInfer, "bounded output"},
     {"mpt.gelu", kInfer, "follows its input's magnitude"},
     {"mpt.avg_pool2d", kInfer, "a small window mean (TensorFlow: infer)"},
+    {"mpt.batch_norm", kInfer,
+     "statistics in f32 whatever the data type; f32 scale and bias "
+     "(TensorFlow: "
+     "infer)"},
     // clear: exact or order-preserving; never changes a value's precision.
     {"mpt.neg", kClear, "exact"},
     {"mpt.abs", kClear, "exact"},
@@ -77,13 +82,16 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.gelu_grad", kInfer, "bounded derivative times the gradient"},
     {"mpt.softmax_cross_entropy_grad", kDeny,
      "softmax of the logits: exp and a sum"},
-    {"mpt.layer_norm_grad", kDeny, "recomputes mean and variance; sums"},
+    {"mpt.layer_norm_grad", kDeny,
+     "the gradient of the fp32 residual stream; recomputes the statistics"},
     {"mpt.conv2d_backward_data", kAllow,
      "Tensor Core implicit GEMM, accumulates in fp32"},
     {"mpt.conv2d_backward_filter", kAllow,
      "Tensor Core implicit GEMM, accumulates in fp32"},
     {"mpt.max_pool2d_grad", kClear, "routes the gradient to the maxima"},
-    {"mpt.batch_norm_grad", kDeny, "recomputes batch statistics; sums"},
+    {"mpt.batch_norm_grad", kInfer,
+     "statistics and sums in f32; f32 scale and bias gradients (TensorFlow: "
+     "infer)"},
     {"mpt.avg_pool2d_grad", kInfer, "a small window mean of the gradient"},
     {"mpt.embedding_grad", kDeny, "sums the gradients of repeated rows"},
     {"mpt.momentum_update", kDeny,
