@@ -153,3 +153,53 @@ func.func @shared_fill(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>,
   } -> tensor<8x8xf32>
   return %u, %v : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// The clone of a shared fill is made as late as its user's operands allow,
+// right after the last of them (here the producer of %late, which the
+// second reduction reads in its body, not as an operand), not next to the
+// original fill: a fill is the first write of its buffer, and the buffer
+// lives from there (`mpt-gpu-reuse-buffers`). Until 2026-12-07 the clone of
+// the max pool gradient's zero fill sat at the top of the CNN step, and its
+// f32 buffer was live through the whole forward pass (524,288 bytes more at
+// the peak of the CNN's steps).
+// CHECK-LABEL: func.func @late_fill(
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E:.*]] : tensor<8xf32>)
+// CHECK-NEXT: %[[S:.*]] = linalg.generic {{.*}} outs(%[[F]] : tensor<8xf32>)
+// CHECK: %[[LATE:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8x8xf32>) outs(%{{.*}} : tensor<8x8xf32>)
+// CHECK: linalg.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[F2:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8xf32>)
+// CHECK-NEXT: linalg.generic {{.*}} ins(%{{.*}} : tensor<8x8xf32>) outs(%[[F2]] : tensor<8xf32>)
+// CHECK: tensor.extract %[[LATE]]
+func.func @late_fill(%x: tensor<8x8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %s = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x8xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %r = arith.addf %o, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %e2 = tensor.empty() : tensor<8x8xf32>
+  %late = linalg.generic {indexing_maps = [#id, #id],
+                          iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x8xf32>) outs(%e2 : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %r = arith.mulf %p, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<8x8xf32>
+  %t = linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x8xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %l = tensor.extract %late[%i, %j] : tensor<8x8xf32>
+    %m = arith.mulf %p, %l : f32
+    %r = arith.addf %o, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %s, %t : tensor<8xf32>, tensor<8xf32>
+}

@@ -401,7 +401,14 @@ def UntieEmptyTensors
     another when it reads a value that bufferization writes into that op's
     buffer (its result, or the result of an op that took it as its
     destination, such as a matmul accumulating into a fill), and gives each
-    chain after the first a clone of the empty, made right after it. Within
+    chain after the first a clone of the empty, made right after it. A fill
+    of an empty that several ops take as their destination (CSE merges the
+    zero fills that matmuls and reductions start from) is cloned first, for
+    each of those ops but the first, right after the last value the op
+    reads (in its operands or its body) that is made in the fill's block:
+    a buffer's lifetime starts at its fill, and a fill next to the
+    original would keep, say, a pooling gradient's buffer live through the
+    whole forward pass. Within
     a chain bufferization may still write a result over the value it reads
     (a weight's gradient becomes the updated weight in place); unrelated
     results get buffers of their own. Run before bufferization;

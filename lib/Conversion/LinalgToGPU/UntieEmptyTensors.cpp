@@ -48,14 +48,31 @@ struct UntieEmptyTensorsPass
       }
       if (destinations.size() < 2)
         continue;
-      // The first in program order keeps the fill.
+      // The first in program order keeps the fill; each other gets a clone
+      // as late as its user's other operands (those its body uses too)
+      // allow: right after the last of them made in the fill's block (or
+      // after the fill). A fill is the
+      // first write of its buffer, so where it runs is where the buffer's
+      // lifetime starts; fills for users of the same operands stay next to
+      // one another, so that they, and then their users, can still share
+      // kernels.
       llvm::sort(destinations, [&](OpOperand *x, OpOperand *y) {
         return order.lookup(x->getOwner()) < order.lookup(y->getOwner());
       });
+      Block *block = fill->getBlock();
       OpBuilder b(fill);
-      b.setInsertionPointAfter(fill);
-      for (OpOperand *use : llvm::drop_begin(destinations))
+      for (OpOperand *use : llvm::drop_begin(destinations)) {
+        Operation *user = block->findAncestorOpInBlock(*use->getOwner());
+        Operation *after = fill;
+        user->walk([&](Operation *nested) {
+          for (Value operand : nested->getOperands())
+            if (Operation *def = operand.getDefiningOp())
+              if (def->getBlock() == block && after->isBeforeInBlock(def))
+                after = def;
+        });
+        b.setInsertionPointAfter(after);
         use->set(b.clone(*fill)->getResult(0));
+      }
     }
     // (The order again, with the clones.)
     SmallVector<tensor::EmptyOp> empties;
