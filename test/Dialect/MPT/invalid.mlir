@@ -1790,3 +1790,134 @@ func.func @sm_count_cluster_too_large() -> index {
   %n = mpt.sm_count cluster 32
   return %n : index
 }
+
+//===----------------------------------------------------------------------===//
+// Backward ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// softmax_cross_entropy_grad: labels that are not the logits' leading shape.
+func.func @sce_grad_labels(%l: tensor<8x10xf32>, %y: tensor<4xi64>, %g: tensor<f32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op labels of shape 4 do not match logits of shape 8x10: expected the logits' shape without its last (class) dimension}}
+  %0 = mpt.softmax_cross_entropy_grad %l, %y, %g : (tensor<8x10xf32>, tensor<4xi64>, tensor<f32>) -> tensor<8x10xf32>
+  return
+}
+
+// -----
+
+// softmax_cross_entropy_grad: a loss gradient of another type than the logits.
+func.func @sce_grad_type(%l: tensor<8x10xf16>, %y: tensor<8xi64>, %g: tensor<f32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op the loss gradient has element type 'f32', expected 'f16' like the logits}}
+  %0 = mpt.softmax_cross_entropy_grad %l, %y, %g : (tensor<8x10xf16>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf16>
+  return
+}
+
+// -----
+
+// conv2d_backward_data: a gradient that the convolution of the result type
+// with the filter does not give.
+func.func @conv_data_grad_shape(%dy: tensor<2x4x6x6xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_backward_data' op the gradient has shape 2x4x6x6, but the convolution of input 2x3x8x8 with filter 4x3x3x3 gives 2x4x8x8}}
+  %0 = mpt.conv2d_backward_data %dy, %w pad [1, 1, 1, 1] : (tensor<2x4x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  return
+}
+
+// -----
+
+// conv2d_backward_data: the convolution itself is invalid (channels).
+func.func @conv_data_grad_channels(%dy: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_backward_data' op the filter has 3 channels a group, expected 5 (input channels 5 / groups 1)}}
+  %0 = mpt.conv2d_backward_data %dy, %w pad [1, 1, 1, 1] : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x5x8x8xf32>
+  return
+}
+
+// -----
+
+// conv2d_backward_data: an accumulator narrower than the operands.
+func.func @conv_data_grad_acc(%dy: tensor<2x4x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_backward_data' op accumulator type 'f16' cannot hold every value of the operand type 'f32'; use a type at least as wide, such as f32}}
+  %0 = mpt.conv2d_backward_data %dy, %w pad [1, 1, 1, 1] acc(f16) : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  return
+}
+
+// -----
+
+// conv2d_backward_data: groups that do not divide the input channels.
+func.func @conv_data_grad_groups(%dy: tensor<2x4x8x8xf32>, %w: tensor<4x1x3x3xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_backward_data' op input channels (3) are not divisible by groups (2)}}
+  %0 = mpt.conv2d_backward_data %dy, %w pad [1, 1, 1, 1] groups 2 : (tensor<2x4x8x8xf32>, tensor<4x1x3x3xf32>) -> tensor<2x3x8x8xf32>
+  return
+}
+
+// -----
+
+// conv2d_backward_filter: groups that do not divide the filter count.
+func.func @conv_filter_grad_groups(%x: tensor<2x4x8x8xf32>, %dy: tensor<2x3x8x8xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_backward_filter' op filter count (3) is not divisible by groups (2)}}
+  %0 = mpt.conv2d_backward_filter %x, %dy pad [1, 1, 1, 1] groups 2 : (tensor<2x4x8x8xf32>, tensor<2x3x8x8xf32>) -> tensor<3x2x3x3xf32>
+  return
+}
+
+// -----
+
+// conv2d_backward_filter: a filter larger than the padded input.
+func.func @conv_filter_grad_large(%x: tensor<1x1x2x2xf32>, %dy: tensor<1x1x1x1xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_backward_filter' op the dilated filter is larger than the padded input (input 1x1x2x2, filter 1x1x3x3)}}
+  %0 = mpt.conv2d_backward_filter %x, %dy : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x3x3xf32>
+  return
+}
+
+// -----
+
+// conv2d_backward_filter: a gradient of the wrong spatial size (stride 2).
+func.func @conv_filter_grad_shape(%x: tensor<2x3x8x8xf32>, %dy: tensor<2x4x8x8xf32>) {
+  // expected-error @+1 {{'mpt.conv2d_backward_filter' op the gradient has shape 2x4x8x8, but the convolution of input 2x3x8x8 with filter 4x3x3x3 gives 2x4x4x4}}
+  %0 = mpt.conv2d_backward_filter %x, %dy stride [2, 2] pad [1, 1, 1, 1] : (tensor<2x3x8x8xf32>, tensor<2x4x8x8xf32>) -> tensor<4x3x3x3xf32>
+  return
+}
+
+// -----
+
+// max_pool2d_grad: a gradient that pooling the input does not give.
+func.func @max_pool_grad_shape(%dy: tensor<2x3x3x3xf32>, %x: tensor<2x3x8x8xf32>) {
+  // expected-error @+1 {{'mpt.max_pool2d_grad' op the gradient has shape 2x3x3x3, but pooling the input gives 2x3x4x4}}
+  %0 = mpt.max_pool2d_grad %dy, %x kernel [2, 2] stride [2, 2] : (tensor<2x3x3x3xf32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  return
+}
+
+// -----
+
+// avg_pool2d_grad: a gradient that pooling the result type does not give.
+func.func @avg_pool_grad_shape(%dy: tensor<2x3x4x4xf32>) {
+  // expected-error @+1 {{'mpt.avg_pool2d_grad' op the gradient has shape 2x3x4x4, but pooling the result type gives 2x3x3x3}}
+  %0 = mpt.avg_pool2d_grad %dy kernel [2, 2] stride [2, 2] : tensor<2x3x4x4xf32> -> tensor<2x3x6x6xf32>
+  return
+}
+
+// -----
+
+// embedding_grad: a gradient that is not the indices' shape and the row width.
+func.func @embedding_grad_shape(%g: tensor<2x5x4xf32>, %i: tensor<2x5xi64>) {
+  // expected-error @+1 {{'mpt.embedding_grad' op expects a rank-2 table gradient and a gradient of shape 2x5x6 (the indices' shape and the row width), got 2x5x4 and 100x6}}
+  %0 = mpt.embedding_grad %g, %i : (tensor<2x5x4xf32>, tensor<2x5xi64>) -> tensor<100x6xf32>
+  return
+}
+
+// -----
+
+// embedding_grad: a table gradient that is not rank 2.
+func.func @embedding_grad_rank(%g: tensor<2x5x6xf32>, %i: tensor<2x5xi64>) {
+  // expected-error @+1 {{'mpt.embedding_grad' op expects a rank-2 table gradient and a gradient of shape 2x5 (the indices' shape and the row width), got 2x5x6 and 600}}
+  %0 = mpt.embedding_grad %g, %i : (tensor<2x5x6xf32>, tensor<2x5xi64>) -> tensor<600xf32>
+  return
+}
+
+// -----
+
+// sgd_update: a negative learning rate.
+func.func @sgd_negative_lr(%p: tensor<8xf32>, %g: tensor<8xf32>) {
+  // expected-error @+1 {{'mpt.sgd_update' op expects lr >= 0 and weight_decay >= 0, got lr = -1.000000e-01, weight_decay = 0.000000e+00}}
+  %0 = mpt.sgd_update %p, %g lr = -0.1 : tensor<8xf32>
+  return
+}

@@ -1168,9 +1168,21 @@ convOutputShape(ArrayRef<int64_t> in, ArrayRef<int64_t> f,
   ImageDims dims = imageDims(layout);
   int64_t channels = in[dims.c], filters = nchw ? f[0] : f[3];
   int64_t filterChannels = nchw ? f[1] : f[2];
-  if (channels % groups || filters % groups ||
-      filterChannels * groups != channels) {
-    why = "channels, filters and groups do not agree";
+  llvm::raw_string_ostream os(why);
+  if (channels % groups) {
+    os << "input channels (" << channels << ") are not divisible by groups ("
+       << groups << ")";
+    return failure();
+  }
+  if (filters % groups) {
+    os << "filter count (" << filters << ") is not divisible by groups ("
+       << groups << ")";
+    return failure();
+  }
+  if (filterChannels * groups != channels) {
+    os << "the filter has " << filterChannels << " channels a group, expected "
+       << channels / groups << " (input channels " << channels << " / groups "
+       << groups << ")";
     return failure();
   }
   FailureOr<int64_t> oh =
@@ -1180,7 +1192,8 @@ convOutputShape(ArrayRef<int64_t> in, ArrayRef<int64_t> f,
       windowOutputSize(in[dims.w], nchw ? f[3] : f[1], strides[1], padding[2],
                        padding[3], dilation[1]);
   if (failed(oh) || failed(ow)) {
-    why = "the filter is larger than the padded input";
+    os << "the dilated filter is larger than the padded input (input "
+       << formatShape(in) << ", filter " << formatShape(f) << ")";
     return failure();
   }
   return nchw ? SmallVector<int64_t>{in[0], filters, *oh, *ow}
