@@ -134,11 +134,12 @@ func.func @foreign_infer(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4
 // DEFAULT-NEXT:    return %[[C]], %[[I]]
 
 // LISTS-LABEL: func.func @foreign_tail(
+// (Each cast sits right before its first user.)
 // LISTS:           %[[MM:.*]] = mpt.matmul {{.*}} -> tensor<4x4xf16>
-// LISTS-NEXT:      %[[MM32:.*]] = mpt.cast %[[MM]] : tensor<4x4xf16> to tensor<4x4xf32>
 // LISTS-NEXT:      %[[C:.*]] = "foo.clear"(%[[MM]]) : (tensor<4x4xf16>) -> tensor<4x4xf16>
-// LISTS-NEXT:      %[[C32:.*]] = mpt.cast %[[C]] : tensor<4x4xf16> to tensor<4x4xf32>
+// LISTS-NEXT:      %[[MM32:.*]] = mpt.cast %[[MM]] : tensor<4x4xf16> to tensor<4x4xf32>
 // LISTS-NEXT:      %[[I:.*]] = "foo.infer"(%[[MM32]]) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// LISTS-NEXT:      %[[C32:.*]] = mpt.cast %[[C]] : tensor<4x4xf16> to tensor<4x4xf32>
 // LISTS-NEXT:      return %[[C32]], %[[I]]
 func.func @foreign_tail(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
   %0 = mpt.matmul %x, %w : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>

@@ -190,8 +190,8 @@
 // CHECK-NEXT: %[[TH1:.*]] = tosa.add %[[TH]], %[[ONE]] : (tensor<1x16x32xf32>, tensor<1x1x1xf32>) -> tensor<1x16x32xf32>
 // CHECK-NEXT: %[[HALF_A:.*]] = tosa.mul %[[FC1]], %[[HALF]], %[[SHIFT]] : (tensor<1x16x32xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x16x32xf32>
 // CHECK-NEXT: %[[ACT:.*]] = tosa.mul %[[HALF_A]], %[[TH1]], %[[SHIFT]] : (tensor<1x16x32xf32>, tensor<1x16x32xf32>, tensor<1xi8>) -> tensor<1x16x32xf32>
-// CHECK-NEXT: %[[ACT16:.*]] = mpt.cast %[[ACT]] : tensor<1x16x32xf32> to tensor<1x16x32xf16>
 // CHECK-NEXT: %[[W2_3:.*]] = tosa.reshape %[[W2_16]], %{{.*}} : (tensor<32x16xf16>, !tosa.shape<3>) -> tensor<1x32x16xf16>
+// CHECK-NEXT: %[[ACT16:.*]] = mpt.cast %[[ACT]] : tensor<1x16x32xf32> to tensor<1x16x32xf16>
 // CHECK-NEXT: %[[FC2_LIN:.*]] = tosa.matmul %[[ACT16]], %[[W2_3]], %[[ZP]], %[[ZP]] : (tensor<1x16x32xf16>, tensor<1x32x16xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x16x16xf32>
 // CHECK-NEXT: %[[FC2_ROWS:.*]] = tosa.add %[[FC2_LIN]], %[[B2]] : (tensor<1x16x16xf32>, tensor<1x1x16xf32>) -> tensor<1x16x16xf32>
 // CHECK-NEXT: %[[MLP:.*]] = tosa.reshape %[[FC2_ROWS]], %{{.*}} : (tensor<1x16x16xf32>, !tosa.shape<3>) -> tensor<2x8x16xf32>

@@ -325,3 +325,29 @@ func.func @layer_norm_default_and_forced(%x: tensor<4x8xf32>, %g: tensor<8xf32>,
   %3 = mpt.matmul %2, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %1, %3 : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// A cast of an op's result sits right before its first user, not right
+// after the value: %e's f32 copy is only read by the exp at the end, so it
+// is made there (had it been made after the matmul, it would be live, as
+// large as %e, across everything between). Casts of arguments stay at the
+// top, together.
+// CHECK-LABEL: func.func @late_cast(
+// CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<4x8xf32>, %[[W:[a-z0-9_]+]]: tensor<8x8xf32>
+// CHECK-DAG: %[[WH:.*]] = mpt.cast %[[W]] : tensor<8x8xf32> to tensor<8x8xf16>
+// CHECK-DAG: %[[XH:.*]] = mpt.cast %[[X]] : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK: %[[E:.*]] = mpt.matmul %[[XH]], %[[WH]] acc(f32)
+// CHECK-NEXT: %[[F:.*]] = mpt.matmul %[[E]], %[[WH]] acc(f32)
+// CHECK-NEXT: %[[G:.*]] = mpt.matmul %[[F]], %[[WH]] acc(f32)
+// CHECK-NEXT: %[[EF:.*]] = mpt.cast %[[E]] : tensor<4x8xf16> to tensor<4x8xf32>
+// CHECK-NEXT: %[[H:.*]] = mpt.exp %[[EF]]
+// CHECK-NEXT: %[[GF:.*]] = mpt.cast %[[G]] : tensor<4x8xf16> to tensor<4x8xf32>
+// CHECK-NEXT: return %[[GF]], %[[H]]
+func.func @late_cast(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e = mpt.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %f = mpt.matmul %e, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %g = mpt.matmul %f, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %h = mpt.exp %e : tensor<4x8xf32>
+  return %g, %h : tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -502,6 +502,28 @@ public:
     return convertedConstants.contains(op);
   }
 
+  /// Moves each new cast of an op's result (not of a block argument) down
+  /// to right before its first user in its block: made right after the
+  /// value, a cast that only the backward pass reads (an activation it
+  /// needs in the other type) would hold a copy from the forward pass on.
+  /// Casts of arguments (the weights) stay together at the top, where they
+  /// share a kernel.
+  void sink() {
+    for (CastOp cast : created) {
+      if (isa<BlockArgument>(cast.getInput()) || cast->use_empty())
+        continue;
+      Block *block = cast->getBlock();
+      Operation *first = nullptr;
+      for (Operation *user : cast->getUsers()) {
+        Operation *at = block->findAncestorOpInBlock(*user);
+        if (at && (!first || at->isBeforeInBlock(first)))
+          first = at;
+      }
+      if (first && cast->isBeforeInBlock(first))
+        cast->moveBefore(first);
+    }
+  }
+
   unsigned numCasts = 0;
   unsigned numConstants = 0;
 
@@ -544,10 +566,13 @@ private:
         }
     builder.setInsertionPointAfterValue(value);
     ++numCasts;
-    return CastOp::create(builder, value.getLoc(), type, value);
+    auto cast = CastOp::create(builder, value.getLoc(), type, value);
+    created.push_back(cast);
+    return cast;
   }
 
   OpBuilder builder;
+  SmallVector<CastOp> created;
   llvm::DenseMap<std::pair<Value, Type>, Value> cache;
   llvm::DenseSet<Operation *> convertedConstants;
 };
@@ -776,6 +801,7 @@ struct AutoMixedPrecisionPass
       if (n.low)
         if (auto policy = dyn_cast<PrecisionPolicyOpInterface>(n.op))
           n.op = policy.finalizeLowPrecision(builder);
+    casts.sink();
     counters.casts += casts.numCasts;
     counters.constants += casts.numConstants;
 

@@ -29,7 +29,10 @@ def AutoMixedPrecision : Pass<"mpt-auto-mixed-precision", "::mlir::ModuleOp"> {
 
     Values carried around loops (block arguments of `scf.for`/`scf.while`
     bodies, `scf.yield` operands) stay fp32. Casts are inserted once per
-    (value, type), right after the value's definition; round trips fold
+    (value, type): a cast of an argument at the top of the body, a cast of
+    an op's result right before its first user in the op's block (so that
+    a copy only the backward pass reads is made there, not held from the
+    forward pass on); round trips fold
     (`x -> f16 -> f32` uses `x`), existing casts are reused, and constants are
     converted at compile time when every element fits the low type (else the
     constant stays fp32, with a remark, and acts as a deny op). Contractions
