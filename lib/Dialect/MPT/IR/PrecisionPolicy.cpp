@@ -35,7 +35,9 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.reduce_sum", kDeny, "large sums lose precision and overflow"},
     {"mpt.reduce_mean", kDeny, "the sum behind the mean loses precision"},
     {"mpt.global_avg_pool", kDeny, "a mean over the whole image"},
-    {"mpt.softmax", kDeny, "exp and a sum along the axis"},
+    {"mpt.softmax", kInfer,
+     "exp and the sum in f32 whatever the data type; bounded output "
+     "(TensorFlow: infer)"},
     {"mpt.log_softmax", kDeny, "exp, sum and log along the axis"},
     {"mpt.layer_norm", kDeny,
      "low, it would pull the residual stream it reads into f16 (PyTorch "

@@ -18,9 +18,10 @@ def MPT_PrecisionPolicyOpInterface : OpInterface<"PrecisionPolicyOpInterface"> {
     - `allow`: Tensor Core ops that are fast and safe in half precision
       (matmul, convolution);
     - `deny`: ops that need fp32 range or precision (exp, log, pow, large
-      reductions, softmax, normalization statistics, losses);
+      reductions, log_softmax, layer norm, losses);
     - `infer`: ops that are safe either way and follow their neighbours
-      (add, mul, tanh, ...);
+      (add, mul, tanh, ..., and softmax and batch norm, whose exp, sums and
+      statistics are f32 inside the op whatever the data type);
     - `clear`: exact data movement and order-preserving ops (reshape,
       transpose, relu, max, ...).
 
