@@ -227,15 +227,18 @@ func.func @no_fallback(%w: tensor<4xf32> {mpt.role = #mpt.role<parameter>})
 
 // -----
 
-// An update before the last gradient is computed.
+// An update before the last gradient is computed that cannot move after
+// it: the last gradient reads the updated weight. (An update that nothing
+// before the last gradient reads moves after the unscale:
+// loss-scaling-late-gradient.mlir.)
 func.func @early_update(%w: tensor<4xf32> {mpt.role = #mpt.role<parameter>}, %v: tensor<4xf32> {mpt.role = #mpt.role<parameter>})
     -> (tensor<f32> {mpt.role = #mpt.role<loss>}, tensor<4xf32> {mpt.role = #mpt.role<parameter>}, tensor<4xf32> {mpt.role = #mpt.role<parameter>}) {
   %loss = mpt.reduce_sum %w axes = [0] : tensor<4xf32> -> tensor<f32>
   %seed = mpt.backward_seed %loss : tensor<f32>
   %g = mpt.broadcast %seed : tensor<f32> to tensor<4xf32>
-  // expected-error @+1 {{mpt-loss-scaling: this op uses a gradient before the last gradient is computed; expected the optimizer updates after the backward pass}}
+  // expected-error @+1 {{mpt-loss-scaling: this op uses a gradient before the last gradient is computed and cannot move after it; expected the optimizer updates after the backward pass}}
   %new = mpt.sgd_update %w, %g lr = 0.1 : tensor<4xf32>
-  %g2 = mpt.mul %g, %g : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %g2 = mpt.mul %new, %new : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %new2 = mpt.sgd_update %v, %g2 lr = 0.1 : tensor<4xf32>
   return %loss, %new, %new2 : tensor<f32>, tensor<4xf32>, tensor<4xf32>
 }

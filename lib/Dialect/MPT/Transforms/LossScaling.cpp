@@ -11,6 +11,7 @@
 #include "mpt/Dialect/MPT/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -56,6 +57,44 @@ struct StepGradients {
   SmallVector<Gradient> grads;
   ClipByGlobalNormOp clip;
 };
+
+/// Moves the ops of `unscale`'s block that read an unscaled gradient but
+/// come before `unscale` (an update whose own gradient, a cast or a slice
+/// of it, sits right before it, after the updates of other parameters) to
+/// right after it, in their order. Fails, with an error at the op, for an
+/// op that has memory effects or whose result is read by `unscale` or,
+/// before it, by an op that does not move.
+LogicalResult moveUsersAfter(UnscaleAndCheckOp unscale) {
+  Block *block = unscale->getBlock();
+  llvm::SetVector<Operation *> early;
+  for (Value u : unscale.getUnscaled())
+    for (Operation *user : u.getUsers())
+      if (Operation *at = block->findAncestorOpInBlock(*user);
+          at && at->isBeforeInBlock(unscale))
+        early.insert(at);
+  SmallVector<Operation *> moving = early.takeVector();
+  llvm::sort(moving,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  llvm::SmallPtrSet<Operation *, 8> moved(moving.begin(), moving.end());
+  for (Operation *op : moving) {
+    bool readEarly = llvm::any_of(op->getUsers(), [&](Operation *user) {
+      Operation *at = block->findAncestorOpInBlock(*user);
+      return at == unscale.getOperation() ||
+             (at && at->isBeforeInBlock(unscale) && !moved.contains(at));
+    });
+    if (!isMemoryEffectFree(op) || readEarly)
+      return op->emitError()
+             << "mpt-loss-scaling: this op uses a gradient before the last "
+                "gradient is computed and cannot move after it; expected the "
+                "optimizer updates after the backward pass";
+  }
+  Operation *after = unscale;
+  for (Operation *op : moving) {
+    op->moveAfter(after);
+    after = op;
+  }
+  return success();
+}
 
 struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
   using LossScalingBase::LossScalingBase;
@@ -339,13 +378,8 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
         g.value.replaceUsesWithIf(
             u, [&](OpOperand &use) { return use.getOwner() != unscale; });
     }
-    for (Value u : unscale.getUnscaled())
-      for (Operation *user : u.getUsers())
-        if (user->isBeforeInBlock(unscale))
-          return user->emitError()
-                 << "mpt-loss-scaling: this op uses a gradient before the "
-                    "last gradient is computed; expected the optimizer "
-                    "updates after the backward pass";
+    if (failed(moveUsersAfter(unscale)))
+      return failure();
     Value found = unscale.getFoundInf();
 
     // Skip: the k-th result of a state role is the k-th argument of that role
