@@ -272,7 +272,10 @@ def LossScaling : Pass<"mpt-loss-scaling", "::mlir::ModuleOp"> {
       one `mpt.unscale_and_check` (x 1/S in f32, `found_inf` when any element
       is inf or NaN); an `mpt.clip_by_global_norm` of the step is fused into
       it, so clipping sees unscaled gradients and a non-finite norm counts as
-      an overflow;
+      an overflow. It comes after the last gradient is made; an update
+      before it (one whose gradient is ready while another parameter's,
+      say a padded one's slice, is still being made) moves after it, and
+      one that cannot (its result feeds a later gradient) is an error;
     - **skip**: every returned parameter, optimizer state and parameter copy
       is `mpt.select %found_inf, old, new`: an overflowing step leaves them
       unchanged, bit for bit (Adam's step count included);
