@@ -51,11 +51,10 @@ struct UntieEmptyTensorsPass
       // The first in program order keeps the fill; each other gets a clone
       // as late as its user's other operands (those its body uses too)
       // allow: right after the last of them made in the fill's block (or
-      // after the fill). A fill is the
-      // first write of its buffer, so where it runs is where the buffer's
-      // lifetime starts; fills for users of the same operands stay next to
-      // one another, so that they, and then their users, can still share
-      // kernels.
+      // after the fill). A fill is the first write of its buffer, so where
+      // it runs is where the buffer's lifetime starts; fills for users of
+      // the same operands stay next to one another, so that they, and then
+      // their users, can still share kernels.
       llvm::sort(destinations, [&](OpOperand *x, OpOperand *y) {
         return order.lookup(x->getOwner()) < order.lookup(y->getOwner());
       });

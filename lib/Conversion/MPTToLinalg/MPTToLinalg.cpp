@@ -714,9 +714,9 @@ std::pair<Value, Value> buildNormStatistics(OpBuilder &b, Location loc,
     return buildGeneric(b, loc, shape, acc, v,
                         {AffineMap::getMultiDimIdentityMap(shape.size(), ctx)},
                         acc, [&](OpBuilder &nb, Location nl, ValueRange a) {
-                          Value mean = arith::DivFOp::create(
+                          Value average = arith::DivFOp::create(
                               nb, nl, a[0], floatConst(nb, nl, acc, count));
-                          return fn(nb, nl, mean);
+                          return fn(nb, nl, average);
                         });
   };
   Value mean = onReduced(buildReduction(b, loc, input, axes, acc, Combine::sum),

@@ -72,15 +72,14 @@ LogicalResult moveUsersAfter(UnscaleAndCheckOp unscale) {
       if (Operation *at = block->findAncestorOpInBlock(*user);
           at && at->isBeforeInBlock(unscale))
         early.insert(at);
-  SmallVector<Operation *> moving = early.takeVector();
+  SmallVector<Operation *> moving(early.begin(), early.end());
   llvm::sort(moving,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  llvm::SmallPtrSet<Operation *, 8> moved(moving.begin(), moving.end());
   for (Operation *op : moving) {
     bool readEarly = llvm::any_of(op->getUsers(), [&](Operation *user) {
       Operation *at = block->findAncestorOpInBlock(*user);
       return at == unscale.getOperation() ||
-             (at && at->isBeforeInBlock(unscale) && !moved.contains(at));
+             (at && at->isBeforeInBlock(unscale) && !early.contains(at));
     });
     if (!isMemoryEffectFree(op) || readEarly)
       return op->emitError()
