@@ -90,6 +90,31 @@ func.func @infer_before_deny(%x: tensor<4x8xf32>, %w: tensor<8x10xf32>, %b: tens
 
 // -----
 
+// The softmax gradient between the attention's backward batch matmuls is
+// infer like the softmax: it reads the f16 probabilities and the f16
+// gradient of the P V matmul and feeds the f16 batch matmul of dS; no cast
+// between them (only the function's results are widened).
+// CHECK-LABEL: func.func @softmax_grad_between_matmuls(
+// CHECK: %[[S:.*]] = mpt.batch_matmul {{.*}} -> tensor<2x4x4xf16>
+// CHECK-NEXT: %[[P:.*]] = mpt.softmax %[[S]] : tensor<2x4x4xf16>
+// CHECK: %[[DP:.*]] = mpt.batch_matmul {{.*}} -> tensor<2x4x4xf16>
+// CHECK-NEXT: %[[DS:.*]] = mpt.softmax_grad %[[DP]], %[[P]] : tensor<2x4x4xf16>
+// CHECK-NEXT: %[[DQ:.*]] = mpt.batch_matmul %[[DS]], {{.*}} -> tensor<2x4x8xf16>
+// CHECK-NEXT: mpt.cast %{{.*}} : tensor<2x4x8xf16> to tensor<2x4x8xf32>
+// CHECK-NEXT: mpt.cast %[[DQ]] : tensor<2x4x8xf16> to tensor<2x4x8xf32>
+// CHECK-NEXT: return
+func.func @softmax_grad_between_matmuls(%q: tensor<2x4x8xf32>, %v: tensor<2x4x8xf32>, %g: tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>) {
+  %s = mpt.batch_matmul %q, %q transpose_b : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x4xf32>
+  %p = mpt.softmax %s : tensor<2x4x4xf32>
+  %o = mpt.batch_matmul %p, %v : (tensor<2x4x4xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %dp = mpt.batch_matmul %g, %v transpose_b : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x4xf32>
+  %ds = mpt.softmax_grad %dp, %p : tensor<2x4x4xf32>
+  %dq = mpt.batch_matmul %ds, %q : (tensor<2x4x4xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %o, %dq : tensor<2x4x8xf32>, tensor<2x4x8xf32>
+}
+
+// -----
+
 // Allow propagates forward through clear ops (relu, reshape) ...
 // CHECK-LABEL: func.func @clear_forward(
 // CHECK: %[[M:.*]] = mpt.matmul {{.*}} -> tensor<4x8xf16>

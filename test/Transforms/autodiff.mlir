@@ -211,6 +211,29 @@ func.func @bmm(%q: tensor<2x4x8xf32> {mpt.role = #mpt.role<parameter>},
 
 // -----
 
+// softmax and log_softmax: one backward op each, given the result and its
+// gradient, on the forward op's axis.
+// CHECK-LABEL: func.func @softmaxes_grad(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x4x6xf32> {mpt.role = #mpt.role<parameter>}
+// CHECK-DAG: %[[P:.*]] = mpt.softmax %[[X]] : tensor<2x4x6xf32>
+// CHECK-DAG: %[[L:.*]] = mpt.log_softmax %[[X]] axis = 1 : tensor<2x4x6xf32>
+// CHECK-DAG: %[[DP:.*]] = mpt.softmax_grad %{{.*}}, %[[P]] : tensor<2x4x6xf32>
+// CHECK-DAG: %[[DL:.*]] = mpt.log_softmax_grad %{{.*}}, %[[L]] axis = 1 : tensor<2x4x6xf32>
+// CHECK-NOT: mpt.reduce_sum %{{.*}} axes = [2]
+// CHECK: mpt.add %{{.*}}, %{{.*}} : (tensor<2x4x6xf32>, tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+func.func @softmaxes(%x: tensor<2x4x6xf32> {mpt.role = #mpt.role<parameter>},
+                     %w: tensor<2x4x6xf32> {mpt.role = #mpt.role<input>}) -> tensor<f32> {
+  %p = mpt.softmax %x : tensor<2x4x6xf32>
+  %l = mpt.log_softmax %x axis = 1 : tensor<2x4x6xf32>
+  %a = mpt.mul %p, %w : (tensor<2x4x6xf32>, tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %b = mpt.mul %l, %w : (tensor<2x4x6xf32>, tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %c = mpt.add %a, %b : (tensor<2x4x6xf32>, tensor<2x4x6xf32>) -> tensor<2x4x6xf32>
+  %s = mpt.reduce_sum %c axes = [0, 1, 2] : tensor<2x4x6xf32> -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// -----
+
 // A broadcast operand of lower rank with a size-1 dimension: its gradient
 // is summed over the leading and the stretched axes, then reshaped back.
 // sub negates the right operand's gradient; reduce_mean scales by 1/24.

@@ -82,6 +82,8 @@ const Expected kExpected[] = {
     {"mpt.relu_grad", C},
     {"mpt.gelu_grad", I},
     {"mpt.softmax_cross_entropy_grad", D},
+    {"mpt.softmax_grad", I},
+    {"mpt.log_softmax_grad", D},
     {"mpt.layer_norm_grad", D},
     {"mpt.sgd_update", D},
     {"mpt.momentum_update", D},

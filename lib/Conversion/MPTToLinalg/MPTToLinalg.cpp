@@ -689,6 +689,50 @@ struct SoftmaxPattern : public MPTPattern<OpTy> {
   }
 };
 
+/// The gradient of softmax (`y * (g - sum(g * y))`) or log_softmax
+/// (`g - exp(y) * sum(g)`) along `axis`, from the result `y` and its
+/// gradient `g`: one reduction and one generic that reads the operands again,
+/// computed in f32 (or f64) and rounded once.
+Value buildSoftmaxGrad(OpBuilder &b, Location loc, Value grad, Value result,
+                       int64_t axis, bool log) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = tensorType(grad);
+  int64_t rank = type.getRank();
+  Type acc = computeType(type.getElementType());
+  AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap reduced = droppingMap(ctx, rank, axis);
+  Value sum =
+      log ? buildReduction(b, loc, grad, axis, acc, Combine::sum)
+          : buildReduction(
+                b, loc, type.getShape(), {grad, result}, {id, id}, axis, acc,
+                Combine::sum, [](OpBuilder &nb, Location nl, ValueRange a) {
+                  return arith::MulFOp::create(nb, nl, a[0], a[1]).getResult();
+                });
+  return buildGeneric(
+      b, loc, type.getShape(), type.getElementType(), {grad, result, sum},
+      {id, id, reduced}, acc, [&](OpBuilder &nb, Location nl, ValueRange a) {
+        if (log)
+          return arith::SubFOp::create(
+                     nb, nl, a[0],
+                     arith::MulFOp::create(
+                         nb, nl, math::ExpOp::create(nb, nl, a[1]), a[2]))
+              .getResult();
+        return arith::MulFOp::create(nb, nl, a[1],
+                                     arith::SubFOp::create(nb, nl, a[0], a[2]))
+            .getResult();
+      });
+}
+
+template <typename OpTy>
+struct SoftmaxGradPattern : public MPTPattern<OpTy> {
+  using MPTPattern<OpTy>::MPTPattern;
+  Value lower(OpTy op, PatternRewriter &b) const override {
+    return buildSoftmaxGrad(b, op.getLoc(), op.getGrad(), op.getResult(),
+                            op.getNormalizedAxis(),
+                            std::is_same_v<OpTy, LogSoftmaxGradOp>);
+  }
+};
+
 /// Subtracts the mean: `x - mean`, of `a[0]` and `a[1]`.
 Value centerScalar(OpBuilder &b, Location loc, ValueRange a) {
   return arith::SubFOp::create(b, loc, a[0], a[1]);
@@ -2137,20 +2181,22 @@ void mpt::populateMPTToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<BinaryPattern<PowOp>>(ctx, binary<math::PowFOp>);
   patterns.add<
       MatmulPattern, BatchMatmulPattern, Conv2DPattern, EmbeddingPattern,
-      SoftmaxPattern<SoftmaxOp>, SoftmaxPattern<LogSoftmaxOp>, LayerNormPattern,
-      BatchNormPattern, ReducePattern<ReduceSumOp>, ReducePattern<ReduceMeanOp>,
-      ReducePattern<ReduceMaxOp>, PoolPattern<MaxPool2DOp>,
-      PoolPattern<AvgPool2DOp>, GlobalAvgPoolPattern, ReshapePattern,
-      TransposePattern, BroadcastPattern, ConcatPattern, SlicePattern,
-      PadPattern, ConstantPattern, CastPattern, SoftmaxCrossEntropyPattern,
-      RegressionLossPattern<MseLossOp>, RegressionLossPattern<L1LossOp>,
-      ReluGradPattern, GeluGradPattern, SoftmaxCrossEntropyGradPattern,
-      NormGradPattern<LayerNormGradOp>, NormGradPattern<BatchNormGradOp>,
-      SgdUpdatePattern, ConvBackwardFilterPattern, ConvBackwardDataPattern,
-      MaxPoolGradPattern, AvgPoolGradPattern, EmbeddingGradPattern,
-      MomentumUpdatePattern, AdamUpdatePattern, ClipByGlobalNormPattern,
-      UnscaleAndCheckPattern, LayerScalePattern, UpdateScalePattern,
-      BackwardSeedPattern, SelectPattern>(ctx);
+      SoftmaxPattern<SoftmaxOp>, SoftmaxPattern<LogSoftmaxOp>,
+      SoftmaxGradPattern<SoftmaxGradOp>, SoftmaxGradPattern<LogSoftmaxGradOp>,
+      LayerNormPattern, BatchNormPattern, ReducePattern<ReduceSumOp>,
+      ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMaxOp>,
+      PoolPattern<MaxPool2DOp>, PoolPattern<AvgPool2DOp>, GlobalAvgPoolPattern,
+      ReshapePattern, TransposePattern, BroadcastPattern, ConcatPattern,
+      SlicePattern, PadPattern, ConstantPattern, CastPattern,
+      SoftmaxCrossEntropyPattern, RegressionLossPattern<MseLossOp>,
+      RegressionLossPattern<L1LossOp>, ReluGradPattern, GeluGradPattern,
+      SoftmaxCrossEntropyGradPattern, NormGradPattern<LayerNormGradOp>,
+      NormGradPattern<BatchNormGradOp>, SgdUpdatePattern,
+      ConvBackwardFilterPattern, ConvBackwardDataPattern, MaxPoolGradPattern,
+      AvgPoolGradPattern, EmbeddingGradPattern, MomentumUpdatePattern,
+      AdamUpdatePattern, ClipByGlobalNormPattern, UnscaleAndCheckPattern,
+      LayerScalePattern, UpdateScalePattern, BackwardSeedPattern,
+      SelectPattern>(ctx);
 }
 
 std::pair<Value, Value> mpt::windowSource(OpBuilder &b, Location loc, Value i,

@@ -610,6 +610,59 @@ func.func @log_softmax(%a: tensor<4x10xf32>) -> tensor<4x10xf32> {
 
 // -----
 
+// softmax_grad of f16 operands: one f32 reduction of grad * result, then
+// result * (grad - sum) in f32, rounded once to f16.
+// CHECK-DAG: #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[RED:map[0-9]*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @softmax_grad(
+// CHECK-SAME: %[[G:[a-z0-9_]+]]: tensor<4x10xf16>, %[[Y:[a-z0-9_]+]]: tensor<4x10xf16>
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[RED]]], iterator_types = ["parallel", "reduction"]} ins(%[[G]], %[[Y]] : tensor<4x10xf16>, tensor<4x10xf16>) outs(%[[INIT]] : tensor<4xf32>)
+// CHECK-NEXT: ^bb0(%[[A:[a-z0-9_]+]]: f16, %[[B:[a-z0-9_]+]]: f16, %[[S:[a-z0-9_]+]]: f32):
+// CHECK-NEXT: %[[A32:.*]] = arith.extf %[[A]] : f16 to f32
+// CHECK-NEXT: %[[B32:.*]] = arith.extf %[[B]] : f16 to f32
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[A32]], %[[B32]] : f32
+// CHECK-NEXT: %[[N:.*]] = arith.addf %[[S]], %[[P]] : f32
+// CHECK-NEXT: linalg.yield %[[N]] : f32
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[RED]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[G]], %[[Y]], %[[SUM]] : tensor<4x10xf16>, tensor<4x10xf16>, tensor<4xf32>) outs(%{{.*}} : tensor<4x10xf16>)
+// CHECK-NEXT: ^bb0(%[[A:[a-z0-9_]+]]: f16, %[[B:[a-z0-9_]+]]: f16, %[[S:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f16):
+// CHECK-NEXT: %[[A32:.*]] = arith.extf %[[A]] : f16 to f32
+// CHECK-NEXT: %[[B32:.*]] = arith.extf %[[B]] : f16 to f32
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[A32]], %[[S]] : f32
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[B32]], %[[D]] : f32
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[M]] : f32 to f16
+// CHECK-NEXT: linalg.yield %[[T]] : f16
+// CHECK: return %[[R]]
+func.func @softmax_grad(%g: tensor<4x10xf16>, %y: tensor<4x10xf16>) -> tensor<4x10xf16> {
+  %0 = mpt.softmax_grad %g, %y : tensor<4x10xf16>
+  return %0 : tensor<4x10xf16>
+}
+
+// -----
+
+// log_softmax_grad over axis 0: a sum of grad along d0, then
+// grad - exp(result) * sum.
+// CHECK-DAG: #[[ID:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[RED:map[0-9]*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @log_softmax_grad(
+// CHECK-SAME: %[[G:[a-z0-9_]+]]: tensor<4x10xf32>, %[[Y:[a-z0-9_]+]]: tensor<4x10xf32>
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]]], iterator_types = ["reduction", "parallel"]} ins(%[[G]] : tensor<4x10xf32>)
+// CHECK: arith.addf
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[RED]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[G]], %[[Y]], %[[SUM]] : tensor<4x10xf32>, tensor<4x10xf32>, tensor<10xf32>)
+// CHECK-NEXT: ^bb0(%[[A:[a-z0-9_]+]]: f32, %[[B:[a-z0-9_]+]]: f32, %[[S:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[B]] : f32
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[E]], %[[S]] : f32
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[A]], %[[P]] : f32
+// CHECK-NEXT: linalg.yield %[[D]] : f32
+// CHECK: return %[[R]]
+func.func @log_softmax_grad(%g: tensor<4x10xf32>, %y: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %0 = mpt.log_softmax_grad %g, %y axis = 0 : tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}
+
+// -----
+
 // layer_norm over the last axis: mean = sum / 256, var = sum((x - mean)^2)
 // / 256 in one reduction, 1 / sqrt(var + epsilon), then
 // (x - mean) * inv_std * scale + bias with scale and bias read at (d2). No

@@ -645,6 +645,34 @@ func.func @softmax_integer(%a: tensor<32x10xi32>) {
   return
 }
 
+// -----
+
+// softmax_grad: axis beyond the rank.
+func.func @softmax_grad_axis(%g: tensor<32x10xf32>, %y: tensor<32x10xf32>) {
+  // expected-error @+1 {{'mpt.softmax_grad' op axis 2 is out of range for a rank-2 input; expected a value in [-2, 2)}}
+  %0 = mpt.softmax_grad %g, %y axis = 2 : tensor<32x10xf32>
+  return
+}
+
+// -----
+
+// log_softmax_grad: a rank-0 gradient has no axis.
+func.func @log_softmax_grad_rank0(%g: tensor<f32>, %y: tensor<f32>) {
+  // expected-error @+1 {{'mpt.log_softmax_grad' op expects an input of rank at least 1}}
+  %0 = mpt.log_softmax_grad %g, %y : tensor<f32>
+  return
+}
+
+// -----
+
+// softmax_grad: the gradient and the result differ in type (generic form:
+// the custom form names one type for all three).
+func.func @softmax_grad_types(%g: tensor<32x10xf16>, %y: tensor<32x10xf32>) {
+  // expected-error @+1 {{'mpt.softmax_grad' op requires the same type for all operands and results}}
+  %0 = "mpt.softmax_grad"(%g, %y) : (tensor<32x10xf16>, tensor<32x10xf32>) -> tensor<32x10xf16>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // layer_norm
 //===----------------------------------------------------------------------===//

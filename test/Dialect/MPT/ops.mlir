@@ -198,6 +198,19 @@ func.func @softmax(%x: tensor<32x10xf32>) {
   return
 }
 
+// softmax_grad / log_softmax_grad: the result's gradient and the result.
+// CHECK-LABEL: func.func @softmax_grads(
+// CHECK-SAME: %[[G:.*]]: tensor<8x64x64xf16>, %[[Y:.*]]: tensor<8x64x64xf16>)
+func.func @softmax_grads(%g: tensor<8x64x64xf16>, %y: tensor<8x64x64xf16>) {
+  // CHECK-NEXT: mpt.softmax_grad %[[G]], %[[Y]] : tensor<8x64x64xf16>
+  %0 = mpt.softmax_grad %g, %y : tensor<8x64x64xf16>
+  // CHECK-NEXT: mpt.softmax_grad %[[G]], %[[Y]] axis = 1 : tensor<8x64x64xf16>
+  %1 = mpt.softmax_grad %g, %y axis = 1 : tensor<8x64x64xf16>
+  // CHECK-NEXT: mpt.log_softmax_grad %[[G]], %[[Y]] axis = -3 : tensor<8x64x64xf16>
+  %2 = mpt.log_softmax_grad %g, %y axis = -3 : tensor<8x64x64xf16>
+  return
+}
+
 // layer_norm and batch_norm: defaults, axis and epsilon; epsilon = 1.0e-5 is
 // the default and is elided.
 // CHECK-LABEL: func.func @norms(

@@ -47,7 +47,7 @@ Tolerances (a case passes when err <= tol; the line shows both)
     values of the inputs. Reported like the elementwise error, with the extra
     term folded into the denominator; tol = rtol.
   * f16 / bf16, other ops computed in f32 and rounded once (softmax,
-    log_softmax, layer_norm, batch_norm, losses, softmax_cross_entropy_grad,
+    log_softmax and their gradients, layer_norm, batch_norm, losses, softmax_cross_entropy_grad,
     layer_norm_grad, batch_norm_grad): one ulp plus an absolute slack of
     2^-18 * max|ref| (64 f32 ulps of the largest result, for the f32
     arithmetic inside the op; 1/256 of an f16 ulp there).
@@ -763,6 +763,29 @@ for op, fn in (("softmax", softmax), ("log_softmax", log_softmax)):
     # that do not fill the last block).
     add(f"{op} axis=-1 wide", [N("5x1000", 2.0)], "5x1000",
         f"mpt.{op} %a0 : {{t0}}", lambda x, fn=fn: fn(x, -1), "comp")
+
+# The gradients, given the forward op's result along the same axis (drawn as
+# the softmax or log_softmax of normal values, as the op sees them).
+def softmax_grad(dy, y, axis):
+    return y * (dy - (dy * y).sum(axis=axis, keepdims=True))
+
+
+def log_softmax_grad(dy, y, axis):
+    return dy - np.exp(y) * dy.sum(axis=axis, keepdims=True)
+
+
+for op, fn, fwd in (("softmax_grad", softmax_grad, softmax),
+                    ("log_softmax_grad", log_softmax_grad, log_softmax)):
+    def RESULT(shape, axis, fwd=fwd):
+        return Arg(shape,
+                   lambda r, s: fwd(2.0 * r.standard_normal(s), axis), None)
+    for shape, axis in (("3x5", -1), ("3x5", 0), ("2x3x4", 1), ("5x1000", -1)):
+        attr = "" if axis == -1 else f" axis = {axis}"
+        name = f"{op} axis={axis}" + (" rank3" if shape == "2x3x4" else "") + \
+            (" wide" if shape == "5x1000" else "")
+        add(name, [N(shape), RESULT(shape, axis)], shape,
+            f"mpt.{op} %a0, %a1{attr} : {{t0}}",
+            lambda dy, y, fn=fn, axis=axis: fn(dy, y, axis), "comp")
 
 # --- layer_norm / batch_norm -----------------------------------------------
 add("layer_norm axis=-1", [N("3x5", 2.0), N("5"), N("5")], "3x5",

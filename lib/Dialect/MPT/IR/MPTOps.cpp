@@ -446,6 +446,18 @@ LogicalResult LogSoftmaxOp::verify() {
 int64_t LogSoftmaxOp::getNormalizedAxis() {
   return *normalizeAxis(getAxis(), getInput().getType().getRank());
 }
+LogicalResult SoftmaxGradOp::verify() {
+  return verifyAxis(*this, getAxis(), getGrad().getType().getRank());
+}
+int64_t SoftmaxGradOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getGrad().getType().getRank());
+}
+LogicalResult LogSoftmaxGradOp::verify() {
+  return verifyAxis(*this, getAxis(), getGrad().getType().getRank());
+}
+int64_t LogSoftmaxGradOp::getNormalizedAxis() {
+  return *normalizeAxis(getAxis(), getGrad().getType().getRank());
+}
 
 //===----------------------------------------------------------------------===//
 // LayerNormOp / BatchNormOp

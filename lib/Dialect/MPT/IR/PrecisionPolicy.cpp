@@ -25,7 +25,8 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     // allow: Tensor Core contractions; the pass sets acc(f32) on them.
     {"mpt.matmul", kAllow, "Tensor Core GEMM, accumulates in fp32"},
     {"mpt.batch_matmul", kAllow, "Tensor Core GEMM, accumulates in fp32"},
-    {"mpt.conv2d", kAllow, "Tensor Core implicit GEMM, accumulates in fp32"},
+    {"mpt.conv2d", kAllow,
+     "Tensor Core GEMM of im2col patches, accumulates in fp32"},
     // deny: need fp32 range or precision.
     {"mpt.exp", kDeny, "overflows f16 above x = 11.1"},
     {"mpt.log", kDeny, "loses precision near 1 and for tiny inputs"},
@@ -84,12 +85,15 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.gelu_grad", kInfer, "bounded derivative times the gradient"},
     {"mpt.softmax_cross_entropy_grad", kDeny,
      "softmax of the logits: exp and a sum"},
+    {"mpt.softmax_grad", kInfer,
+     "the sum in f32 whatever the data type; follows the softmax"},
+    {"mpt.log_softmax_grad", kDeny, "exp and a sum; follows the log_softmax"},
     {"mpt.layer_norm_grad", kDeny,
      "the gradient of the fp32 residual stream; recomputes the statistics"},
     {"mpt.conv2d_backward_data", kAllow,
-     "Tensor Core implicit GEMM, accumulates in fp32"},
+     "Tensor Core GEMM of im2col patches, accumulates in fp32"},
     {"mpt.conv2d_backward_filter", kAllow,
-     "Tensor Core implicit GEMM, accumulates in fp32"},
+     "Tensor Core GEMM of im2col patches, accumulates in fp32"},
     {"mpt.max_pool2d_grad", kClear, "routes the gradient to the maxima"},
     {"mpt.batch_norm_grad", kInfer,
      "statistics and sums in f32; f32 scale and bias gradients (TensorFlow: "
@@ -176,6 +180,8 @@ MPT_POLICY_FROM_TABLE(L1LossOp)
 MPT_POLICY_FROM_TABLE(ReluGradOp)
 MPT_POLICY_FROM_TABLE(GeluGradOp)
 MPT_POLICY_FROM_TABLE(SoftmaxCrossEntropyGradOp)
+MPT_POLICY_FROM_TABLE(SoftmaxGradOp)
+MPT_POLICY_FROM_TABLE(LogSoftmaxGradOp)
 MPT_POLICY_FROM_TABLE(LayerNormGradOp)
 MPT_POLICY_FROM_TABLE(SgdUpdateOp)
 MPT_POLICY_FROM_TABLE(MomentumUpdateOp)

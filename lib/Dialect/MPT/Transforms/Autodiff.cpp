@@ -283,27 +283,15 @@ LogicalResult Differentiator::visit(Operation *op) {
         return success();
       })
       .Case([&](SoftmaxOp softmax) {
-        // y * (g - sum(g * y))
-        Value y = softmax.getResult();
-        int64_t axis = softmax.getNormalizedAxis();
-        Value s = make<ReduceSumOp>(
-            loc, make<MulOp>(loc, {g, y}),
-            {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axis)),
-             b.getNamedAttr("keep_dims", b.getUnitAttr())});
         accumulate(softmax.getInput(),
-                   make<MulOp>(loc, {y, make<SubOp>(loc, {g, s})}));
+                   SoftmaxGradOp::create(b, loc, g, softmax.getResult(),
+                                         softmax.getAxisAttr()));
         return success();
       })
       .Case([&](LogSoftmaxOp logSoftmax) {
-        // g - exp(y) * sum(g)
-        int64_t axis = logSoftmax.getNormalizedAxis();
-        Value s = make<ReduceSumOp>(
-            loc, g,
-            {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(axis)),
-             b.getNamedAttr("keep_dims", b.getUnitAttr())});
-        Value p = make<ExpOp>(loc, logSoftmax.getResult());
         accumulate(logSoftmax.getInput(),
-                   make<SubOp>(loc, {g, make<MulOp>(loc, {p, s})}));
+                   LogSoftmaxGradOp::create(b, loc, g, logSoftmax.getResult(),
+                                            logSoftmax.getAxisAttr()));
         return success();
       })
       .Case([&](LayerNormOp ln) {

@@ -697,6 +697,43 @@ def MPT_GeluGradOp : MPT_Op<"gelu_grad", [SameOperandsAndResultType]> {
   }];
 }
 
+class MPT_SoftmaxGradLikeOp<string mnemonic, string forward, string formula>
+    : MPT_Op<mnemonic, [SameOperandsAndResultType]> {
+  let summary = "Gradient of " # forward;
+  let description = [{
+    Given the gradient `grad` of the result `result` of `mpt.}] # forward #
+    [{` along `axis` (default -1; negative axes count from the end), returns
+    the gradient with respect to its input: `}] # formula # [{`, the sum
+    running along `axis`.
+
+    The sum and the arithmetic are computed in f32 for f16, bf16 and f8
+    operands, and the result is rounded once: between f16 batch matmuls
+    (attention) the op reads and writes f16 and keeps no f32 copy of
+    either operand.
+
+    Example:
+    ```mlir
+    %dx = mpt.}] # mnemonic # [{ %dy, %y axis = 1 : tensor<32x10xf32>
+    ```
+  }];
+  let arguments = (ins MPT_FloatTensor:$grad, MPT_FloatTensor:$result,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs MPT_FloatTensor:$input_grad);
+  let assemblyFormat = [{
+    $grad `,` $result (`axis` `=` $axis^)? attr-dict `:` type($input_grad)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The axis in [0, rank).
+    int64_t getNormalizedAxis();
+  }];
+}
+
+def MPT_SoftmaxGradOp : MPT_SoftmaxGradLikeOp<"softmax_grad", "softmax",
+    "result * (grad - sum(grad * result))">;
+def MPT_LogSoftmaxGradOp : MPT_SoftmaxGradLikeOp<"log_softmax_grad",
+    "log_softmax", "grad - exp(result) * sum(grad)">;
+
 def MPT_SoftmaxCrossEntropyGradOp : MPT_Op<"softmax_cross_entropy_grad",
     [AllTypesMatch<["logits", "result"]>]> {
   let summary = "Gradient of the mean softmax cross-entropy with respect to the logits";

@@ -139,8 +139,9 @@ def Autodiff : Pass<"mpt-autodiff", "::mlir::ModuleOp"> {
     appends the gradients to the function's own results.
 
     Gradients are built from mpt ops, with backward ops of the dialect where
-    no composition is as good (`relu_grad`, `gelu_grad`,
-    `softmax_cross_entropy_grad`, `layer_norm_grad`, `batch_norm_grad`, the
+    no composition is as good (`relu_grad`, `gelu_grad`, `softmax_grad`,
+    `log_softmax_grad`, `softmax_cross_entropy_grad`, `layer_norm_grad`,
+    `batch_norm_grad`, the
     convolution and pooling gradients, `embedding_grad`); broadcast operands get
     their gradient summed back to their shape; values used several times sum
     their gradients; integer values get none. An op without a rule is an
