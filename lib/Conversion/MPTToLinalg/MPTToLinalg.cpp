@@ -646,36 +646,52 @@ struct EmbeddingPattern : public MPTPattern<EmbeddingOp> {
 // Normalization and reductions
 //===----------------------------------------------------------------------===//
 
-/// softmax / log_softmax along `axis`, computed in f32 (or f64).
+/// The statistics of a softmax of `input` along `axis`, tensors of the
+/// other dimensions in the compute type: the maximum and the sum of
+/// exp(x - max). Nothing of the input's size is made: x - max is recomputed
+/// inside the sum, as the users recompute it. A softmax cross-entropy and its
+/// gradient build the same ops, which CSE merges.
+std::pair<Value, Value> buildSoftmaxStatistics(OpBuilder &b, Location loc,
+                                               Value input, int64_t axis) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = tensorType(input);
+  int64_t rank = type.getRank();
+  Type acc = computeType(type.getElementType());
+  Value max = buildReduction(b, loc, input, axis, acc, Combine::max);
+  Value sum = buildReduction(
+      b, loc, type.getShape(), {input, max},
+      {AffineMap::getMultiDimIdentityMap(rank, ctx),
+       droppingMap(ctx, rank, axis)},
+      axis, acc, Combine::sum, [](OpBuilder &nb, Location nl, ValueRange a) {
+        return math::ExpOp::create(nb, nl,
+                                   arith::SubFOp::create(nb, nl, a[0], a[1]))
+            .getResult();
+      });
+  return {max, sum};
+}
+
+/// softmax / log_softmax along `axis`, computed in f32 (or f64) from the
+/// statistics and the input, and rounded once.
 Value buildSoftmax(OpBuilder &b, Location loc, Value input, int64_t axis,
                    bool log) {
   MLIRContext *ctx = b.getContext();
   RankedTensorType type = tensorType(input);
   int64_t rank = type.getRank();
   Type acc = computeType(type.getElementType());
-  Value max = buildReduction(b, loc, input, axis, acc, Combine::max);
+  auto [max, sum] = buildSoftmaxStatistics(b, loc, input, axis);
   AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
   AffineMap reduced = droppingMap(ctx, rank, axis);
-  // sum_j exp(x_j - max)
-  Value shifted = buildGeneric(
-      b, loc, type.getShape(), acc, {input, max}, {id, reduced}, acc,
-      [](OpBuilder &nb, Location nl, ValueRange a) {
-        return arith::SubFOp::create(nb, nl, a[0], a[1]).getResult();
-      });
-  Value sum =
-      buildReduction(b, loc, shifted, axis, acc, Combine::sum,
-                     [](OpBuilder &nb, Location nl, Value x) {
-                       return math::ExpOp::create(nb, nl, x).getResult();
-                     });
   return buildGeneric(
-      b, loc, type.getShape(), type.getElementType(), {shifted, sum},
-      {id, reduced}, acc, [&](OpBuilder &nb, Location nl, ValueRange a) {
+      b, loc, type.getShape(), type.getElementType(), {input, max, sum},
+      {id, reduced, reduced}, acc,
+      [&](OpBuilder &nb, Location nl, ValueRange a) {
+        Value shifted = arith::SubFOp::create(nb, nl, a[0], a[1]);
         if (log)
-          return arith::SubFOp::create(nb, nl, a[0],
-                                       math::LogOp::create(nb, nl, a[1]))
+          return arith::SubFOp::create(nb, nl, shifted,
+                                       math::LogOp::create(nb, nl, a[2]))
               .getResult();
-        return arith::DivFOp::create(nb, nl, math::ExpOp::create(nb, nl, a[0]),
-                                     a[1])
+        return arith::DivFOp::create(nb, nl,
+                                     math::ExpOp::create(nb, nl, shifted), a[2])
             .getResult();
       });
 }
@@ -1079,14 +1095,22 @@ struct CastPattern : public MPTPattern<CastOp> {
 // Losses
 //===----------------------------------------------------------------------===//
 
-/// The mean of a tensor (in `acc`) as a rank-0 tensor of `element`.
-Value buildMean(OpBuilder &b, Location loc, Value values, Type element) {
-  RankedTensorType type = tensorType(values);
-  SmallVector<int64_t> all(type.getRank());
+/// The mean over all elements of `value` of `inputs` (tensors of `shape`,
+/// read at the same index and converted to `acc`), accumulated in `acc`,
+/// as a rank-0 tensor of `element`. `value` runs inside the sum: nothing of
+/// the inputs' size is made.
+Value buildMean(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                ValueRange inputs, Type acc, Type element,
+                function_ref<Value(OpBuilder &, Location, ValueRange)> value) {
+  SmallVector<int64_t> all(shape.size());
   std::iota(all.begin(), all.end(), 0);
-  Type acc = type.getElementType();
-  Value sum = buildReduction(b, loc, values, all, acc, Combine::sum);
-  int64_t count = type.getNumElements();
+  SmallVector<AffineMap> maps(inputs.size(), AffineMap::getMultiDimIdentityMap(
+                                                 shape.size(), b.getContext()));
+  Value sum = buildReduction(b, loc, shape, inputs, maps, all, acc,
+                             Combine::sum, value);
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count *= d;
   return buildGeneric(b, loc, {}, element, sum,
                       {AffineMap::get(0, 0, {}, b.getContext())}, acc,
                       [&](OpBuilder &nb, Location nl, ValueRange a) {
@@ -1094,6 +1118,14 @@ Value buildMean(OpBuilder &b, Location loc, Value values, Type element) {
                                    nb, nl, a[0], floatConst(nb, nl, acc, count))
                             .getResult();
                       });
+}
+
+/// The mean of a tensor (in `acc`) as a rank-0 tensor of `element`.
+Value buildMean(OpBuilder &b, Location loc, Value values, Type element) {
+  RankedTensorType type = tensorType(values);
+  return buildMean(b, loc, type.getShape(), values, type.getElementType(),
+                   element,
+                   [](OpBuilder &, Location, ValueRange a) { return a[0]; });
 }
 
 struct SoftmaxCrossEntropyPattern : public MPTPattern<SoftmaxCrossEntropyOp> {
@@ -1105,20 +1137,25 @@ struct SoftmaxCrossEntropyPattern : public MPTPattern<SoftmaxCrossEntropyOp> {
     RankedTensorType type = tensorType(logits);
     int64_t rank = type.getRank();
     Type acc = computeType(type.getElementType());
-    // -log_softmax(logits)[label] = logsumexp(logits) - logits[label]
-    Value logProbs = buildSoftmax(b, loc, convertTensor(b, loc, logits, acc),
-                                  rank - 1, /*log=*/true);
+    // -log_softmax(logits)[label] = log(sum) - (logits[label] - max), from
+    // the row statistics and the one logit each row picks: no log-softmax
+    // of the logits' size.
+    auto [max, sum] = buildSoftmaxStatistics(b, loc, logits, rank - 1);
     ArrayRef<int64_t> batch = type.getShape().drop_back();
     AffineMap id = AffineMap::getMultiDimIdentityMap(batch.size(), ctx);
     Value picked = buildGeneric(
-        b, loc, batch, acc, op.getLabels(), {id}, nullptr,
+        b, loc, batch, acc, {op.getLabels(), max, sum}, {id, id, id}, nullptr,
         [&](OpBuilder &nb, Location nl, ValueRange a) {
           SmallVector<Value> indices;
           for (int64_t d = 0; d < rank - 1; ++d)
             indices.push_back(linalg::IndexOp::create(nb, nl, d));
           indices.push_back(
               arith::IndexCastOp::create(nb, nl, nb.getIndexType(), a[0]));
-          Value lp = tensor::ExtractOp::create(nb, nl, logProbs, indices);
+          Value x = convertScalar(
+              nb, nl, tensor::ExtractOp::create(nb, nl, logits, indices), acc);
+          Value shifted = arith::SubFOp::create(nb, nl, x, a[1]);
+          Value lp = arith::SubFOp::create(nb, nl, shifted,
+                                           math::LogOp::create(nb, nl, a[2]));
           return arith::NegFOp::create(nb, nl, lp).getResult();
         });
     return buildMean(b, loc, picked, type.getElementType());
@@ -1132,18 +1169,15 @@ struct RegressionLossPattern : public MPTPattern<OpTy> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getInput().getType();
     Type acc = computeType(type.getElementType());
-    AffineMap id =
-        AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
-    Value errors = buildGeneric(
-        b, loc, type.getShape(), acc, {op.getInput(), op.getTarget()}, {id, id},
-        acc, [](OpBuilder &nb, Location nl, ValueRange a) {
-          Value d = arith::SubFOp::create(nb, nl, a[0], a[1]);
-          if constexpr (std::is_same_v<OpTy, MseLossOp>)
-            return arith::MulFOp::create(nb, nl, d, d).getResult();
-          else
-            return math::AbsFOp::create(nb, nl, d).getResult();
-        });
-    return buildMean(b, loc, errors, type.getElementType());
+    return buildMean(b, loc, type.getShape(), {op.getInput(), op.getTarget()},
+                     acc, type.getElementType(),
+                     [](OpBuilder &nb, Location nl, ValueRange a) {
+                       Value d = arith::SubFOp::create(nb, nl, a[0], a[1]);
+                       if constexpr (std::is_same_v<OpTy, MseLossOp>)
+                         return arith::MulFOp::create(nb, nl, d, d).getResult();
+                       else
+                         return math::AbsFOp::create(nb, nl, d).getResult();
+                     });
   }
 };
 
@@ -1215,17 +1249,24 @@ struct SoftmaxCrossEntropyGradPattern
     RankedTensorType type = op.getType();
     int64_t rank = type.getRank();
     Type acc = computeType(type.getElementType());
-    Value probs =
-        buildSoftmax(b, loc, convertTensor(b, loc, op.getLogits(), acc),
-                     rank - 1, /*log=*/false);
+    // softmax(logits) from the row statistics, in the generic that
+    // subtracts the one-hot labels: no probabilities of the logits' size.
+    auto [max, sum] = buildSoftmaxStatistics(b, loc, op.getLogits(), rank - 1);
     int64_t batch = type.getNumElements() / type.getDimSize(rank - 1);
     AffineMap id = AffineMap::getMultiDimIdentityMap(rank, ctx);
-    AffineMap labels = droppingMap(ctx, rank, {rank - 1});
+    AffineMap rows = droppingMap(ctx, rank, {rank - 1});
     AffineMap scalar = AffineMap::get(rank, 0, {}, ctx);
     return buildGeneric(
         b, loc, type.getShape(), type.getElementType(),
-        {probs, op.getLabels(), op.getGrad()}, {id, labels, scalar}, nullptr,
+        {op.getLogits(), op.getLabels(), op.getGrad(), max, sum},
+        {id, rows, scalar, rows, rows}, nullptr,
         [&](OpBuilder &nb, Location nl, ValueRange a) {
+          Value x = convertScalar(nb, nl, a[0], acc);
+          Value p = arith::DivFOp::create(
+              nb, nl,
+              math::ExpOp::create(nb, nl,
+                                  arith::SubFOp::create(nb, nl, x, a[3])),
+              a[4]);
           Value cls = arith::IndexCastOp::create(
               nb, nl, a[1].getType(),
               linalg::IndexOp::create(nb, nl, rank - 1));
@@ -1234,7 +1275,7 @@ struct SoftmaxCrossEntropyGradPattern
           Value one =
               arith::SelectOp::create(nb, nl, hit, floatConst(nb, nl, acc, 1.0),
                                       floatConst(nb, nl, acc, 0.0));
-          Value diff = arith::SubFOp::create(nb, nl, a[0], one);
+          Value diff = arith::SubFOp::create(nb, nl, p, one);
           Value g = convertScalar(nb, nl, a[2], acc);
           Value scaled = arith::DivFOp::create(
               nb, nl, g, floatConst(nb, nl, acc, double(batch)));

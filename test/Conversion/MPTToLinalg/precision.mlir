@@ -198,8 +198,9 @@ func.func @conv2d_acc_f16(%x: tensor<1x3x8x8xf16>, %w: tensor<4x3x3x3xf16>) -> t
 
 // -----
 
-// softmax on f16: the max and the sum accumulate in f32, x - max is kept in
-// f32, and only the last generic rounds to f16.
+// softmax on f16: the max and the sum accumulate in f32, x - max is
+// recomputed in f32 from the f16 input by the sum and the result (no tensor
+// of it), and only the last generic rounds to f16.
 // CHECK-LABEL: func.func @softmax_f16(
 // CHECK-SAME: %[[X:[a-z0-9_]+]]: tensor<4x10xf16>
 // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
@@ -208,14 +209,12 @@ func.func @conv2d_acc_f16(%x: tensor<1x3x8x8xf16>, %w: tensor<4x3x3x3xf16>) -> t
 // CHECK-NEXT: ^bb0(%[[V:[a-z0-9_]+]]: f16, %[[ACC:[a-z0-9_]+]]: f32):
 // CHECK-NEXT: %[[VE:.*]] = arith.extf %[[V]] : f16 to f32
 // CHECK-NEXT: arith.maximumf %[[ACC]], %[[VE]] : f32
-// CHECK: %[[SH:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[MAX]] : tensor<4x10xf16>, tensor<4xf32>) outs(%{{.*}} : tensor<4x10xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[MAX]] : tensor<4x10xf16>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK-NEXT: ^bb0(%[[V:[a-z0-9_]+]]: f16, %[[M:[a-z0-9_]+]]: f32, %{{[a-z0-9_]+}}: f32):
 // CHECK-NEXT: %[[VE:.*]] = arith.extf %[[V]] : f16 to f32
 // CHECK-NEXT: %[[D:.*]] = arith.subf %[[VE]], %[[M]] : f32
-// CHECK-NEXT: linalg.yield %[[D]] : f32
-// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[SH]] : tensor<4x10xf32>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK-NOT: arith.truncf
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[SH]], %[[SUM]] : tensor<4x10xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4x10xf16>)
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[MAX]], %[[SUM]] : tensor<4x10xf16>, tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4x10xf16>)
 // CHECK: %[[Q:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[Q]] : f32 to f16
 // CHECK-NEXT: linalg.yield %[[T]] : f16
@@ -403,15 +402,18 @@ func.func @global_avg_pool_f16(%x: tensor<2x4x8x8xf16>) -> tensor<2x4xf16> {
 
 // -----
 
-// softmax_cross_entropy on bf16: the logits are extended to f32 first, the
-// whole loss is computed in f32 and only the mean is rounded to bf16.
+// softmax_cross_entropy on bf16: the statistics and the picked logits are
+// extended to f32 as they are read (no f32 copy of the logits), the whole
+// loss is computed in f32 and only the mean is rounded to bf16.
 // CHECK-LABEL: func.func @softmax_cross_entropy_bf16(
 // CHECK-SAME: %[[L:[a-z0-9_]+]]: tensor<4x10xbf16>, %[[Y:[a-z0-9_]+]]: tensor<4xi32>
-// CHECK: %[[LE:.*]] = linalg.generic {{.*}} ins(%[[L]] : tensor<4x10xbf16>) outs(%{{.*}} : tensor<4x10xf32>)
+// CHECK-NOT: outs(%{{.*}} : tensor<4x10xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[L]] : tensor<4x10xbf16>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK: arith.extf %{{.*}} : bf16 to f32
 // CHECK-NOT: arith.truncf
-// CHECK: linalg.generic {{.*}} ins(%[[Y]] : tensor<4xi32>) outs(%{{.*}} : tensor<4xf32>)
-// CHECK: tensor.extract %{{.*}} : tensor<4x10xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[Y]], %{{.*}}, %{{.*}} : tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: tensor.extract %[[L]]{{.*}} : tensor<4x10xbf16>
+// CHECK-NEXT: arith.extf %{{.*}} : bf16 to f32
 // CHECK-NOT: arith.truncf
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<bf16>)
 // CHECK: %[[D:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
@@ -423,16 +425,17 @@ func.func @softmax_cross_entropy_bf16(%l: tensor<4x10xbf16>, %y: tensor<4xi32>) 
 
 // -----
 
-// mse_loss on f16: the squared errors are an f32 tensor.
+// mse_loss on f16: the squared errors are computed in f32 inside the f32
+// sum (no tensor of them).
 // CHECK-LABEL: func.func @mse_loss_f16(
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<8x2xf32>)
-// CHECK-NEXT: ^bb0(%[[A:[a-z0-9_]+]]: f16, %[[B:[a-z0-9_]+]]: f16, %{{[a-z0-9_]+}}: f32):
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<f32>)
+// CHECK-NEXT: ^bb0(%[[A:[a-z0-9_]+]]: f16, %[[B:[a-z0-9_]+]]: f16, %[[S:[a-z0-9_]+]]: f32):
 // CHECK-NEXT: %[[AE:.*]] = arith.extf %[[A]] : f16 to f32
 // CHECK-NEXT: %[[BE:.*]] = arith.extf %[[B]] : f16 to f32
 // CHECK-NEXT: %[[D:.*]] = arith.subf %[[AE]], %[[BE]] : f32
 // CHECK-NEXT: %[[D2:.*]] = arith.mulf %[[D]], %[[D]] : f32
-// CHECK-NEXT: linalg.yield %[[D2]] : f32
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<f32>)
+// CHECK-NEXT: %[[N:.*]] = arith.addf %[[S]], %[[D2]] : f32
+// CHECK-NEXT: linalg.yield %[[N]] : f32
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<f16>)
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 func.func @mse_loss_f16(%a: tensor<8x2xf16>, %b: tensor<8x2xf16>) -> tensor<f16> {
