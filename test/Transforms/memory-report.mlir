@@ -12,18 +12,19 @@
 // FP32: optimizer state 814164 814164
 // FP32: bytes per parameter (parameters, copies, gradients, state): 16.0 (fp32: 16.0)
 
-// Mixed precision: fp32 master (4) + f16 copy (2) + gradients as the
-// backward produces them (mostly f16) + fp32 moments (8); activations kept
-// for the backward pass are about half: the relu's output (8192 bytes in
-// f16; the relu gradient reads it, not the pre-activation, which is dead
-// after the forward pass) and the logits (f32, read by the loss gradient).
+// Mixed precision: fp32 master (4) + f16 copy (2: 2 * (784*128 + 128 +
+// 128*10 + 10) = 203540 bytes) + gradients as the backward produces them
+// (mostly f16) + fp32 moments (8); activations kept for the backward pass
+// are half: the relu's output (8192 bytes in f16; the relu gradient reads
+// it, not the pre-activation, which is dead after the forward pass) and the
+// logits (640 bytes in f16: the loss and its gradient read f16 logits).
 // MIXED-LABEL: mpt-memory-report: @train_step (101770 parameters)
 // MIXED: parameters 407080 407080
-// MIXED: low-precision copies 203520 0
+// MIXED: low-precision copies 203540 0
 // MIXED: gradients 203816 407080
 // MIXED: optimizer state 814164 814164
 // MIXED: loss-scale state 0 0
-// MIXED: activations kept for backward 9472 17664
+// MIXED: activations kept for backward 8832 17664
 // MIXED: bytes per parameter (parameters, copies, gradients, state): 16.0 (fp32: 16.0)
 
 // JSON: "function": "train_step"

@@ -81,7 +81,7 @@ const Expected kExpected[] = {
     {"mpt.cast", C},
     {"mpt.relu_grad", C},
     {"mpt.gelu_grad", I},
-    {"mpt.softmax_cross_entropy_grad", D},
+    {"mpt.softmax_cross_entropy_grad", I},
     {"mpt.softmax_grad", I},
     {"mpt.log_softmax_grad", D},
     {"mpt.layer_norm_grad", D},

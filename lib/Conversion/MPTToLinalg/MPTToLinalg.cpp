@@ -1158,7 +1158,7 @@ struct SoftmaxCrossEntropyPattern : public MPTPattern<SoftmaxCrossEntropyOp> {
                                            math::LogOp::create(nb, nl, a[2]));
           return arith::NegFOp::create(nb, nl, lp).getResult();
         });
-    return buildMean(b, loc, picked, type.getElementType());
+    return buildMean(b, loc, picked, op.getType().getElementType());
   }
 };
 

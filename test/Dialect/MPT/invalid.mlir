@@ -1418,11 +1418,22 @@ func.func @sce_float_labels(%l: tensor<32x10xf32>, %y: tensor<32xf32>) {
 
 // -----
 
-// softmax_cross_entropy: the loss has the logits' element type.
+// softmax_cross_entropy: the loss has the logits' element type (or f32 with
+// narrower logits).
 func.func @sce_result_type(%l: tensor<32x10xf32>, %y: tensor<32xi64>) {
   // expected-error @+2 {{'mpt.softmax_cross_entropy' op inferred type(s) 'tensor<f32>' are incompatible with return type(s) of operation 'tensor<f16>'}}
   // expected-error @+1 {{failed to infer returned types}}
   %0 = mpt.softmax_cross_entropy %l, %y : (tensor<32x10xf32>, tensor<32xi64>) -> tensor<f16>
+  return
+}
+
+// -----
+
+// softmax_cross_entropy: f16 logits give an f16 or f32 loss, not bf16.
+func.func @sce_loss_type_narrow(%l: tensor<32x10xf16>, %y: tensor<32xi64>) {
+  // expected-error @+2 {{'mpt.softmax_cross_entropy' op inferred type(s) 'tensor<f16>' are incompatible with return type(s) of operation 'tensor<bf16>'}}
+  // expected-error @+1 {{'mpt.softmax_cross_entropy' op failed to infer returned types}}
+  %0 = mpt.softmax_cross_entropy %l, %y : (tensor<32x10xf16>, tensor<32xi64>) -> tensor<bf16>
   return
 }
 
@@ -1834,10 +1845,38 @@ func.func @sce_grad_labels(%l: tensor<8x10xf32>, %y: tensor<4xi64>, %g: tensor<f
 
 // -----
 
-// softmax_cross_entropy_grad: a loss gradient of another type than the logits.
-func.func @sce_grad_type(%l: tensor<8x10xf16>, %y: tensor<8xi64>, %g: tensor<f32>) {
-  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op the loss gradient has element type 'f32', expected 'f16' like the logits}}
-  %0 = mpt.softmax_cross_entropy_grad %l, %y, %g : (tensor<8x10xf16>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf16>
+// softmax_cross_entropy_grad: a loss gradient of another type than the
+// logits (f32 is allowed with narrower logits only).
+func.func @sce_grad_type(%l: tensor<8x10xf32>, %y: tensor<8xi64>, %g: tensor<f16>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op the loss gradient has element type 'f16', expected 'f32' like the logits}}
+  %0 = mpt.softmax_cross_entropy_grad %l, %y, %g : (tensor<8x10xf32>, tensor<8xi64>, tensor<f16>) -> tensor<8x10xf32>
+  return
+}
+
+// -----
+
+// softmax_cross_entropy_grad: with f16 logits, an f16 or f32 loss gradient.
+func.func @sce_grad_type_narrow(%l: tensor<8x10xf16>, %y: tensor<8xi64>, %g: tensor<bf16>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op the loss gradient has element type 'bf16', expected 'f16' like the logits or f32}}
+  %0 = mpt.softmax_cross_entropy_grad %l, %y, %g : (tensor<8x10xf16>, tensor<8xi64>, tensor<bf16>) -> tensor<8x10xf16>
+  return
+}
+
+// -----
+
+// softmax_cross_entropy_grad: the result has the logits' shape.
+func.func @sce_grad_shape(%l: tensor<8x10xf32>, %y: tensor<8xi64>, %g: tensor<f32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op result of shape 8x16 differs from the logits' 8x10}}
+  %0 = mpt.softmax_cross_entropy_grad %l, %y, %g : (tensor<8x10xf32>, tensor<8xi64>, tensor<f32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+// softmax_cross_entropy_grad: an f32 result only with narrower logits.
+func.func @sce_grad_result_type(%l: tensor<8x10xbf16>, %y: tensor<8xi64>, %g: tensor<f32>) {
+  // expected-error @+1 {{'mpt.softmax_cross_entropy_grad' op result has element type 'f16', expected 'bf16' like the logits or f32}}
+  %0 = mpt.softmax_cross_entropy_grad %l, %y, %g : (tensor<8x10xbf16>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf16>
   return
 }
 

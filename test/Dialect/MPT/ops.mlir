@@ -409,6 +409,9 @@ func.func @losses(%logits: tensor<32x10xf32>, %labels: tensor<32xi64>,
   %0 = mpt.softmax_cross_entropy %logits, %labels : (tensor<32x10xf32>, tensor<32xi64>) -> tensor<f32>
   // CHECK-NEXT: mpt.softmax_cross_entropy %[[L3]], %[[LAB3]] : (tensor<4x8x10xbf16>, tensor<4x8xi32>) -> tensor<bf16>
   %1 = mpt.softmax_cross_entropy %l3, %lab3 : (tensor<4x8x10xbf16>, tensor<4x8xi32>) -> tensor<bf16>
+  // bf16 logits and an f32 loss.
+  // CHECK-NEXT: mpt.softmax_cross_entropy %[[L3]], %[[LAB3]] : (tensor<4x8x10xbf16>, tensor<4x8xi32>) -> tensor<f32>
+  %w = mpt.softmax_cross_entropy %l3, %lab3 : (tensor<4x8x10xbf16>, tensor<4x8xi32>) -> tensor<f32>
   // CHECK-NEXT: mpt.mse_loss %[[P]], %[[T]] : (tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<f16>
   %2 = mpt.mse_loss %p, %t : (tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<f16>
   // CHECK-NEXT: mpt.l1_loss %[[P]], %[[T]] : (tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<f16>
@@ -499,6 +502,13 @@ func.func @backward(%dy: tensor<8x16xf32>, %x: tensor<8x16xf32>, %g: tensor<16xf
   %1 = mpt.gelu_grad %dy, %x approximate<tanh> : tensor<8x16xf32>
   // CHECK-NEXT: mpt.softmax_cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8x10xf32>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf32>
   %2 = mpt.softmax_cross_entropy_grad %logits, %labels, %dl : (tensor<8x10xf32>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf32>
+  // f16 logits with an f32 loss gradient (a loss scale), an f16 or an f32
+  // result.
+  %h = mpt.cast %logits : tensor<8x10xf32> to tensor<8x10xf16>
+  // CHECK: mpt.softmax_cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8x10xf16>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf16>
+  %hg = mpt.softmax_cross_entropy_grad %h, %labels, %dl : (tensor<8x10xf16>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf16>
+  // CHECK-NEXT: mpt.softmax_cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8x10xf16>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf32>
+  %wg = mpt.softmax_cross_entropy_grad %h, %labels, %dl : (tensor<8x10xf16>, tensor<8xi64>, tensor<f32>) -> tensor<8x10xf32>
   // CHECK-NEXT: mpt.layer_norm_grad %{{.*}}, %{{.*}}, %{{.*}} epsilon = 1.000000e-03 : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
   %3:3 = mpt.layer_norm_grad %dy, %x, %g epsilon = 1.0e-3 : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
   // CHECK-NEXT: mpt.batch_norm_grad %{{.*}}, %{{.*}}, %{{.*}} : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)

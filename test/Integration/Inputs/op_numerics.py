@@ -995,6 +995,12 @@ add("softmax_cross_entropy", [N("4x5", 2.0), IDX("4", 5)], "",
 add("softmax_cross_entropy rank3 i32", [N("2x3x5", 2.0), IDX("2x3", 5, "i32")],
     "", "mpt.softmax_cross_entropy %a0, %a1 : ({t0}, {t1}) -> {r0}", sce,
     "comp")
+# f16 / bf16 logits with an f32 loss (what mixed precision makes of a loss
+# after a Tensor Core matmul): the loss is checked at the f32 tolerance. The
+# classes run past a warp (GPU: a team of threads per row).
+add("softmax_cross_entropy f32 loss", [N("6x300", 3.0), IDX("6", 300)],
+    [("", "f32")], "mpt.softmax_cross_entropy %a0, %a1 : ({t0}, {t1}) -> {r0}",
+    sce, "comp", dtypes=NARROW)
 add("mse_loss", [N("3x5"), N("3x5")], "",
     "mpt.mse_loss %a0, %a1 : ({t0}, {t1}) -> {r0}",
     lambda a, b: np.mean((a - b) ** 2), "comp")
@@ -1023,6 +1029,14 @@ add("softmax_cross_entropy_grad rank3 i32",
     [N("2x3x5", 2.0), IDX("2x3", 5, "i32"), N("")], "2x3x5",
     "mpt.softmax_cross_entropy_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
     sce_grad, "comp")
+# f16 / bf16 logits with an f32 loss gradient (a loss scale of 2^12 times a
+# normal draw), the result in the logits' type or (adaptive loss scaling) in
+# f32, checked at the f32 tolerance.
+for res, what in (("6x300", "low result"), (("6x300", "f32"), "f32 result")):
+    add("softmax_cross_entropy_grad f32 grad " + what,
+        [N("6x300", 3.0), IDX("6", 300), N("", 4096.0, ty="f32")], [res],
+        "mpt.softmax_cross_entropy_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> {r0}",
+        sce_grad, "comp", dtypes=NARROW)
 add("layer_norm_grad axis=-1", [N("3x5"), N("3x5", 2.0), N("5")],
     ["3x5", "5", "5"],
     "mpt.layer_norm_grad %a0, %a1, %a2 : ({t0}, {t1}, {t2}) -> ({r0}, {r1}, {r2})",

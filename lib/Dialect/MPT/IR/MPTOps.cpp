@@ -1070,6 +1070,21 @@ LogicalResult SoftmaxCrossEntropyOp::inferReturnTypes(
   return success();
 }
 
+/// The loss has the logits' element type, or f32 with narrower logits.
+bool SoftmaxCrossEntropyOp::isCompatibleReturnTypes(TypeRange inferred,
+                                                    TypeRange actual) {
+  if (inferred == actual)
+    return true;
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  auto logits = dyn_cast<RankedTensorType>(inferred.front());
+  auto loss = dyn_cast<RankedTensorType>(actual.front());
+  if (!logits || !loss || logits.getShape() != loss.getShape())
+    return false;
+  auto narrow = dyn_cast<FloatType>(logits.getElementType());
+  return narrow && narrow.getWidth() < 32 && loss.getElementType().isF32();
+}
+
 LogicalResult SoftmaxCrossEntropyOp::verify() {
   if (std::optional<uint64_t> classes = getNumClasses()) {
     int64_t c = getLogits().getType().getShape().back();
@@ -1130,10 +1145,26 @@ LogicalResult SoftmaxCrossEntropyGradOp::verify() {
            << formatShape(logits.getShape())
            << ": expected the logits' shape without its last (class) "
               "dimension";
-  if (getGrad().getType().getElementType() != logits.getElementType())
-    return emitOpError("the loss gradient has element type ")
-           << getGrad().getType().getElementType() << ", expected "
-           << logits.getElementType() << " like the logits";
+  auto narrow = dyn_cast<FloatType>(logits.getElementType());
+  bool widens = narrow && narrow.getWidth() < 32;
+  auto expected = [&](InFlightDiagnostic &&diag) -> InFlightDiagnostic && {
+    diag << ", expected " << logits.getElementType() << " like the logits";
+    if (widens)
+      diag << " or f32";
+    return std::move(diag);
+  };
+  Type grad = getGrad().getType().getElementType();
+  if (grad != logits.getElementType() && !(widens && grad.isF32()))
+    return expected(emitOpError("the loss gradient has element type ") << grad);
+  RankedTensorType result = getType();
+  if (result.getShape() != logits.getShape())
+    return emitOpError("result of shape ")
+           << formatShape(result.getShape()) << " differs from the logits' "
+           << formatShape(logits.getShape());
+  if (result.getElementType() != logits.getElementType() &&
+      !(widens && result.getElementType().isF32()))
+    return expected(emitOpError("result has element type ")
+                    << result.getElementType());
   return success();
 }
 

@@ -43,7 +43,8 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     {"mpt.layer_norm", kDeny,
      "low, it would pull the residual stream it reads into f16 (PyTorch "
      "autocast: fp32)"},
-    {"mpt.softmax_cross_entropy", kDeny, "a loss: log-sum-exp and a mean"},
+    {"mpt.softmax_cross_entropy", kDeny,
+     "a loss: log-sum-exp and a mean; reads f16 logits without an f32 copy"},
     {"mpt.mse_loss", kDeny, "a loss: squares and a mean"},
     {"mpt.l1_loss", kDeny, "a loss: a mean over all elements"},
     // infer: safe in either precision; follow the neighbours.
@@ -83,8 +84,8 @@ static const PrecisionPolicyEntry kMPTPolicy[] = {
     // Backward and optimizer ops.
     {"mpt.relu_grad", kClear, "selects the upstream gradient"},
     {"mpt.gelu_grad", kInfer, "bounded derivative times the gradient"},
-    {"mpt.softmax_cross_entropy_grad", kDeny,
-     "softmax of the logits: exp and a sum"},
+    {"mpt.softmax_cross_entropy_grad", kInfer,
+     "softmax of the logits in f32 whatever the data type; bounded output"},
     {"mpt.softmax_grad", kInfer,
      "the sum in f32 whatever the data type; follows the softmax"},
     {"mpt.log_softmax_grad", kDeny, "exp and a sum; follows the log_softmax"},
@@ -211,6 +212,16 @@ void BatchMatmulOp::setAccumulatorType(Type type) { setAccType(type); }
 void Conv2DOp::setAccumulatorType(Type type) { setAccType(type); }
 void Conv2DBackwardDataOp::setAccumulatorType(Type type) { setAccType(type); }
 void Conv2DBackwardFilterOp::setAccumulatorType(Type type) { setAccType(type); }
+
+/// The loss reads low-precision logits as they are and computes in f32;
+/// its gradient in low precision keeps the loss gradient (operand 2: the
+/// loss scale) in f32.
+bool SoftmaxCrossEntropyOp::widensLowPrecisionOperand(unsigned index) {
+  return index == 0;
+}
+bool SoftmaxCrossEntropyGradOp::isLowPrecisionOperand(unsigned index) {
+  return index == 0;
+}
 
 /// A cast keeps its input; only its result takes the low type.
 bool CastOp::isLowPrecisionOperand(unsigned) { return false; }

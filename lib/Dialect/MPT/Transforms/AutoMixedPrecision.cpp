@@ -57,6 +57,12 @@ bool isLowResult(Operation *op, unsigned index) {
   return type && isa<FloatType>(type.getElementType());
 }
 
+/// Whether `op`, staying fp32, reads operand `index` in low precision too.
+bool widensOperand(Operation *op, unsigned index) {
+  auto policy = dyn_cast<PrecisionPolicyOpInterface>(op);
+  return policy && policy.widensLowPrecisionOperand(index);
+}
+
 bool isF32Tensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.getElementType().isF32();
@@ -343,7 +349,9 @@ private:
   }
 
   /// Deny spreads forward through infer/clear ops that lie on a path from a
-  /// deny op to another infer or deny op.
+  /// deny op to another infer or deny op. It follows only edges that would
+  /// carry a low-precision value: an operand that stays fp32 in low precision
+  /// (the loss scale a loss gradient reads) does not hold its op in fp32.
   void propagateDeny() {
     llvm::DenseMap<Operation *, Operation *> origin; // reached -> deny root
     SmallVector<Node *> worklist;
@@ -356,7 +364,7 @@ private:
     llvm::SetVector<Node *> reached;
     while (!worklist.empty()) {
       Node *n = worklist.pop_back_val();
-      for (Node *c : consumers(*n))
+      for (Node *c : consumers(*n, /*lowOnly=*/true))
         if (isFollower(*c) && reached.insert(c)) {
           origin[c->op] = origin[n->op];
           worklist.push_back(c);
@@ -788,7 +796,8 @@ struct AutoMixedPrecisionPass
         Type desired;
         if (lowUser && isLowOperand(op, use.getOperandNumber()))
           desired = withElement(original ? original : v.getType(), low);
-        else if (original && !keepsLow)
+        else if (original && !keepsLow &&
+                 !widensOperand(op, use.getOperandNumber()))
           desired = original;
         if (desired && desired != v.getType())
           fixes.push_back({&use, desired});

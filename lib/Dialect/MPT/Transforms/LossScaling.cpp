@@ -335,6 +335,7 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
 
     SmallVector<Value> scales = {scale};
     if (m == Mode::adaptive) {
+      widenLossGradients(func);
       FailureOr<SmallVector<Value>> perGradient =
           propagateLayerScales(func, seedValue, scale, *gradients);
       if (failed(perGradient))
@@ -437,6 +438,25 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
   //===--------------------------------------------------------------------===//
   // Adaptive (layer-wise) scaling
   //===--------------------------------------------------------------------===//
+
+  /// Adaptive scaling multiplies each gradient by its layer's factor before
+  /// it is rounded to the low type, and the loss gradient's seed is one: a
+  /// low-precision loss gradient, which would round (p - onehot) / B to
+  /// f16 before any factor (flushing the small probabilities), returns f32
+  /// instead, rounded where it is read.
+  static void widenLossGradients(func::FuncOp func) {
+    func.walk([](SoftmaxCrossEntropyGradOp op) {
+      RankedTensorType type = op.getType();
+      if (!isNarrowFloat(type.getElementType()))
+        return;
+      OpBuilder b(op->getContext());
+      b.setInsertionPointAfter(op);
+      Value wide = op.getResult();
+      wide.setType(type.clone(b.getF32Type()));
+      Value narrow = CastOp::create(b, op.getLoc(), type, wide);
+      wide.replaceAllUsesExcept(narrow, narrow.getDefiningOp());
+    });
+  }
 
   /// `x * factor` for a tensor of any float type and a rank-0 f32 factor,
   /// computed in f32 (a narrow `x` that is a cast of an f32 value is scaled

@@ -610,12 +610,16 @@ def MPT_CastOp : MPT_Op<"cast", [], ["isLowPrecisionOperand"]> {
 // Losses
 //===----------------------------------------------------------------------===//
 
-def MPT_SoftmaxCrossEntropyOp : MPT_Op<"softmax_cross_entropy", [InferTypeOpAdaptor]> {
+def MPT_SoftmaxCrossEntropyOp : MPT_Op<"softmax_cross_entropy",
+    [InferTypeOpAdaptorWithIsCompatible], ["widensLowPrecisionOperand"]> {
   let summary = "Mean softmax cross-entropy against integer class labels";
   let description = [{
     With `logits : B... x C` and integer `labels : B...` in `[0, C)`, returns
     the mean over `B...` of `-log_softmax(logits)[label]` as a rank-0 tensor
-    of the logits' element type. `classes = K` (K <= C) records that only
+    of the logits' element type, or of f32 with narrower logits (f16 logits
+    of a Tensor Core matmul, an f32 loss). The loss is computed in f32 for
+    f16, bf16 and f8 logits, which are widened as they are read: no f32 copy
+    of them is made. `classes = K` (K <= C) records that only
     the first K classes are real and the others are padding (masked to
     -inf by `mpt-pad-for-tensor-cores`); labels are then in `[0, K)`.
 
@@ -735,11 +739,17 @@ def MPT_LogSoftmaxGradOp : MPT_SoftmaxGradLikeOp<"log_softmax_grad",
     "log_softmax", "grad - exp(result) * sum(grad)">;
 
 def MPT_SoftmaxCrossEntropyGradOp : MPT_Op<"softmax_cross_entropy_grad",
-    [AllTypesMatch<["logits", "result"]>]> {
+    [], ["isLowPrecisionOperand"]> {
   let summary = "Gradient of the mean softmax cross-entropy with respect to the logits";
   let description = [{
     `grad * (softmax(logits) - one_hot(labels)) / B`, where `B` is the number
     of label entries and `grad` the rank-0 gradient of the loss.
+
+    `grad` and the result have the logits' element type, or f32 with
+    narrower logits (the loss scale of a mixed-precision step; a gradient
+    that adaptive loss scaling scales before rounding it). The softmax and
+    the product are computed in f32 for f16, bf16 and f8 logits, and the
+    result is rounded once.
 
     Example:
     ```mlir

@@ -62,6 +62,17 @@ def MPT_PrecisionPolicyOpInterface : OpInterface<"PrecisionPolicyOpInterface"> {
         return type && ::llvm::isa<::mlir::FloatType>(type.getElementType());
       }]>,
     InterfaceMethod<
+      /*desc=*/[{Whether the op, when it stays in fp32, reads operand `index`
+                 in the low-precision type as well: it widens the operand as
+                 it reads it and computes in fp32 anyway (a loss reading
+                 half-precision logits), so that no cast, and no fp32 copy of
+                 the operand, is made (default: none).}],
+      /*retType=*/"bool",
+      /*methodName=*/"widensLowPrecisionOperand",
+      /*args=*/(ins "unsigned":$index),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return false;">,
+    InterfaceMethod<
       /*desc=*/[{Records that the op, now in low precision, accumulates in
                  `type` (a no-op for ops that do not accumulate).}],
       /*retType=*/"void",
