@@ -128,3 +128,32 @@ func.func @loop(%n: index) {
   gpu.dealloc %q : memref<8xf32>
   return
 }
+
+func.func private @u2a(memref<256xf32>, memref<192xf32>)
+func.func private @u1(memref<256xf32>)
+func.func private @u2b(memref<192xf32>, memref<192xf32>)
+func.func private @u2c(memref<192xf32>, memref<256xf32>)
+
+// Largest first would place b0 and b1 (1 KiB each) at 0, b2 after b1 (it
+// meets b1) and b3 after b0 and b2: 2560 bytes. Placing them in the order
+// of their first use gives 1792, the most that is live at once (b0 and b3;
+// b2 and b1), and the pass keeps the smaller arena.
+// CHECK-LABEL: func.func @first_use_order(
+// CHECK: gpu.alloc () : memref<1792xi8>
+// CHECK-NOT: gpu.alloc
+func.func @first_use_order() {
+  %b0 = gpu.alloc () : memref<256xf32>
+  %b1 = gpu.alloc () : memref<256xf32>
+  %b2 = gpu.alloc () : memref<192xf32>
+  %b3 = gpu.alloc () : memref<192xf32>
+  func.call @u2a(%b0, %b3) : (memref<256xf32>, memref<192xf32>) -> ()
+  func.call @u1(%b0) : (memref<256xf32>) -> ()
+  func.call @u2b(%b3, %b2) : (memref<192xf32>, memref<192xf32>) -> ()
+  func.call @u2c(%b2, %b1) : (memref<192xf32>, memref<256xf32>) -> ()
+  func.call @u1(%b1) : (memref<256xf32>) -> ()
+  gpu.dealloc %b0 : memref<256xf32>
+  gpu.dealloc %b1 : memref<256xf32>
+  gpu.dealloc %b2 : memref<192xf32>
+  gpu.dealloc %b3 : memref<192xf32>
+  return
+}

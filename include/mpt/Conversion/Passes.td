@@ -459,6 +459,29 @@ def CopiesToFills : Pass<"mpt-copies-to-fills", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SplitBuffers : Pass<"mpt-split-buffers", "::mlir::func::FuncOp"> {
+  let summary = "A new buffer for each value an allocation holds in turn";
+  let description = [{
+    One-shot bufferization gives the results that share a `tensor.empty`
+    destination one allocation when their lifetimes do not meet: a forward
+    activation and, much later, a backward value of the same shape. Such an
+    allocation lives from its first write to its last read, and
+    `mpt-gpu-reuse-buffers`, which places whole allocations, cannot use the
+    gap between the values.
+
+    This pass splits it. An op of the function's body that writes a whole
+    allocation without reading it (a `linalg.fill`, a `linalg.transpose`, an
+    all-parallel `linalg.generic` whose body ignores the old values, a
+    `memref.copy` into it) starts a new value. The first op of each later
+    value gets a new allocation of the same type, and every later reader and
+    writer uses it, through copies of the views they read it by. Each new
+    allocation is freed after its last use. The allocation must not escape:
+    only views, linalg ops, copies and its dealloc may use it, all in the
+    function's body.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def FoldTransposesIntoLoads
     : Pass<"mpt-fold-transposes-into-loads", "::mlir::func::FuncOp"> {
   let summary = "Loop nests read a transpose's input instead of its result";
@@ -905,10 +928,12 @@ def GPUReuseBuffers : Pass<"mpt-gpu-reuse-buffers", "::mlir::func::FuncOp"> {
     of the body, lives from its first use to its last, counted in ops of
     the body (a kernel launch, or a host op with a region, is one step).
     Buffers whose lifetimes are disjoint may take the same memory: they are
-    placed in one arena, largest first, each at the lowest offset (a
-    multiple of 256 bytes) that no buffer live at the same time covers,
-    and become `memref.view`s of it; one `gpu.alloc` and one `gpu.dealloc`
-    remain. Two buffers one kernel reads or writes never share memory.
+    placed in one arena, each at the lowest offset (a multiple of 256
+    bytes) that no buffer live at the same time covers, and become
+    `memref.view`s of it; one `gpu.alloc` and one `gpu.dealloc` remain. The
+    placement order is the one of three that gives the smallest arena:
+    largest first (TFLite's greedy by size), first used first, or largest
+    footprint (bytes times ops live) first. Two buffers one kernel reads or writes never share memory.
     Bufferization reuses buffers only through the in-place writes it
     finds on tensors, which `mpt-untie-empty-tensors` undoes to keep
     kernels apart; this pass reuses memory after the kernels are built,

@@ -86,30 +86,54 @@ struct GPUReuseBuffersPass
     if (buffers.size() < 2)
       return;
 
-    // Largest first (then first used), each at the lowest aligned offset
-    // that no placed buffer live at the same time covers.
-    llvm::sort(buffers, [&](const Buffer &x, const Buffer &y) {
-      return std::make_tuple(-x.bytes, x.first, position.lookup(x.alloc)) <
-             std::make_tuple(-y.bytes, y.first, position.lookup(y.alloc));
-    });
-    int64_t arenaBytes = 0;
-    for (size_t i = 0; i < buffers.size(); ++i) {
-      Buffer &buffer = buffers[i];
-      SmallVector<std::pair<int64_t, int64_t>> taken; // [begin, end)
-      for (size_t j = 0; j < i; ++j)
-        if (buffers[j].overlapsInTime(buffer))
-          taken.push_back(
-              {buffers[j].offset, buffers[j].offset + buffers[j].bytes});
-      llvm::sort(taken);
-      int64_t offset = 0;
-      for (auto [begin, end] : taken) {
-        if (offset + buffer.bytes <= begin)
-          break;
-        offset = std::max<int64_t>(offset, llvm::alignTo(end, kAlignment));
+    // Each at the lowest aligned offset that no placed buffer live at the
+    // same time covers, in the order of whichever of three orders gives the
+    // smallest arena: largest first (TFLite's greedy by size), first used
+    // first, largest footprint (bytes times ops live) first.
+    auto place = [&](SmallVector<Buffer> &order) {
+      int64_t arena = 0;
+      for (size_t i = 0; i < order.size(); ++i) {
+        Buffer &buffer = order[i];
+        SmallVector<std::pair<int64_t, int64_t>> taken; // [begin, end)
+        for (size_t j = 0; j < i; ++j)
+          if (order[j].overlapsInTime(buffer))
+            taken.push_back(
+                {order[j].offset, order[j].offset + order[j].bytes});
+        llvm::sort(taken);
+        int64_t offset = 0;
+        for (auto [begin, end] : taken) {
+          if (offset + buffer.bytes <= begin)
+            break;
+          offset = std::max<int64_t>(offset, llvm::alignTo(end, kAlignment));
+        }
+        buffer.offset = offset;
+        arena = std::max(arena, offset + buffer.bytes);
       }
-      buffer.offset = offset;
-      arenaBytes = std::max(arenaBytes, offset + buffer.bytes);
+      return arena;
+    };
+    auto key = [&](const Buffer &x, int order) {
+      int64_t footprint = x.bytes * (x.last - x.first + 1);
+      int64_t at = position.lookup(x.alloc);
+      if (order == 0)
+        return std::make_tuple(-x.bytes, x.first, at);
+      if (order == 1)
+        return std::make_tuple(x.first, -x.bytes, at);
+      return std::make_tuple(-footprint, x.first, at);
+    };
+    int64_t arenaBytes = std::numeric_limits<int64_t>::max();
+    SmallVector<Buffer> best;
+    for (int order = 0; order < 3; ++order) {
+      SmallVector<Buffer> candidate(buffers);
+      llvm::sort(candidate, [&](const Buffer &x, const Buffer &y) {
+        return key(x, order) < key(y, order);
+      });
+      int64_t arena = place(candidate);
+      if (arena < arenaBytes) {
+        arenaBytes = arena;
+        best = std::move(candidate);
+      }
     }
+    buffers = std::move(best);
     // Only if some buffers share memory.
     bool shared = false;
     for (size_t i = 0; i < buffers.size() && !shared; ++i)

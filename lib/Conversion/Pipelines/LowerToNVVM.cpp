@@ -123,6 +123,8 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   // Fills rather than copies of filled buffers (the zeros that matmuls and
   // reductions start from).
   pm.addNestedPass<func::FuncOp>(createCopiesToFills());
+  // One allocation per value an allocation holds in turn.
+  pm.addNestedPass<func::FuncOp>(createSplitBuffers());
   ConvertLinalgToTensorCoresOptions tc;
   tc.chip = options.chip;
   tc.blockTile = options.blockTile;
