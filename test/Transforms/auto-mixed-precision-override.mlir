@@ -79,7 +79,7 @@ func.func @not_a_precision_value(%a: tensor<16x16xf32>) -> tensor<16x16xf32> {
 // -----
 
 func.func @misspelled(%a: tensor<16x16xf32>) -> tensor<16x16xf32> {
-  // expected-error @+1 {{unknown attribute 'mpt.precison' on an operation; the mpt dialect defines only 'mpt.precision' and 'mpt.tma_store' on operations}}
+  // expected-error @+1 {{unknown attribute 'mpt.precison' on an operation; the mpt dialect defines only 'mpt.precision', 'mpt.recomputed' and 'mpt.tma_store' on operations}}
   %0 = mpt.exp %a {mpt.precison = #mpt.precision<low>} : tensor<16x16xf32>
   return %0 : tensor<16x16xf32>
 }

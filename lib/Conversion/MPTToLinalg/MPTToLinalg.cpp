@@ -368,6 +368,13 @@ struct MPTPattern : public OpRewritePattern<OpTy> {
     Value result = lower(op, rewriter);
     if (!result)
       return failure();
+    // A copy that the backward pass recomputes stays apart from the
+    // original through the lowering too (CSE would merge them).
+    if (op->hasAttr(mpt::MPTDialect::getRecomputedAttrName()))
+      if (Operation *def = result.getDefiningOp()) {
+        def->setAttr(mpt::MPTDialect::getRecomputedAttrName(),
+                     rewriter.getUnitAttr());
+      }
     rewriter.replaceOp(op, result);
     return success();
   }

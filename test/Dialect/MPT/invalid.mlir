@@ -1559,8 +1559,18 @@ func.func @conv2d_dilation_overflow(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3
 
 // Attributes of the mpt namespace on operations are not defined.
 func.func @mpt_attr_on_op(%x: tensor<4xf32>) {
-  // expected-error @+1 {{unknown attribute 'mpt.junk' on an operation; the mpt dialect defines only 'mpt.precision' and 'mpt.tma_store' on operations}}
+  // expected-error @+1 {{unknown attribute 'mpt.junk' on an operation; the mpt dialect defines only 'mpt.precision', 'mpt.recomputed' and 'mpt.tma_store' on operations}}
   %0 = mpt.exp %x {mpt.junk} : tensor<4xf32>
+  return
+}
+
+// -----
+
+// mpt.recomputed marks an op the backward pass computes again: a unit
+// attribute.
+func.func @recomputed_not_unit(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.recomputed' is a unit attribute (an op the backward pass recomputes), got 1 : i64}}
+  %0 = mpt.gelu %x {mpt.recomputed = 1} : tensor<4xf32>
   return
 }
 

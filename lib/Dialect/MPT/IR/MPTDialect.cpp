@@ -113,11 +113,21 @@ LogicalResult MPTDialect::verifyOperationAttribute(Operation *op,
              << op->getName() << "' with value " << attr.getValue();
     return success();
   }
+  if (attr.getName() == getRecomputedAttrName()) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError()
+             << "'" << getRecomputedAttrName()
+             << "' is a unit attribute (an op the backward pass recomputes), "
+                "got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getPrecisionAttrName())
     return op->emitError() << "unknown attribute '" << attr.getName().str()
                            << "' on an operation; the mpt dialect defines "
                               "only '"
-                           << getPrecisionAttrName() << "' and '"
+                           << getPrecisionAttrName() << "', '"
+                           << getRecomputedAttrName() << "' and '"
                            << getTmaStoreAttrName() << "' on operations";
   if (!isa<PrecisionAttr>(attr.getValue()))
     return op->emitError() << "'" << getPrecisionAttrName()

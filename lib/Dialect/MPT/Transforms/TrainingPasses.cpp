@@ -3,6 +3,7 @@
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 #include "mpt/Dialect/MPT/Transforms/Autodiff.h"
 #include "mpt/Dialect/MPT/Transforms/Passes.h"
+#include "mpt/Dialect/MPT/Transforms/Recompute.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -288,6 +289,8 @@ struct BuildTrainStepPass
       setResultRole(step, i, Role::optimizer_state);
     for (unsigned i = firstGradient; i < results.size(); ++i)
       setResultRole(step, i, Role::gradient);
+    if (recompute)
+      recomputeActivations(step);
     return success();
   }
 

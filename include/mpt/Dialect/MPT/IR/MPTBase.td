@@ -53,6 +53,13 @@ def MPT_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getPrecisionAttrName() {
       return ::llvm::StringLiteral("mpt.precision");
     }
+    /// The name of the unit attribute of an op that the backward pass
+    /// computes again instead of keeping the forward pass's result
+    /// (mpt-recompute-activations): it keeps the copy apart from the
+    /// original, which CSE would otherwise merge it back into.
+    static constexpr ::llvm::StringLiteral getRecomputedAttrName() {
+      return ::llvm::StringLiteral("mpt.recomputed");
+    }
     /// The name of the unit attribute of a TMA descriptor
     /// (`nvgpu.tma.create.descriptor`) that a kernel stores through: the
     /// kernel writes its tensor (mpt-linalg-to-tensor-cores).

@@ -207,9 +207,36 @@ def BuildTrainStep : Pass<"mpt-build-train-step", "::mlir::ModuleOp"> {
            "Name of the function to build">,
     Option<"returnGradients", "return-gradients", "bool", /*default=*/"false",
            "Also return the gradients the update uses (after clipping; after "
-           "mpt-loss-scaling, unscaled), with #mpt.role<gradient>">
+           "mpt-loss-scaling, unscaled), with #mpt.role<gradient>">,
+    Option<"recompute", "recompute", "bool", /*default=*/"true",
+           "Recompute activations in the backward pass instead of keeping "
+           "them (mpt-recompute-activations)">
   ];
   let dependentDialects = ["::mpt::MPTDialect", "::mlir::func::FuncDialect"];
+}
+
+def RecomputeActivations : Pass<"mpt-recompute-activations",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Recompute activations in the backward pass instead of keeping them";
+  let description = [{
+    In a training step (a function with an `mpt.backward_seed`: what
+    `mpt-build-train-step` builds, before `mpt-loss-scaling` replaces the
+    seed), an activation of the forward pass (`mpt.gelu`, `mpt.tanh`,
+    `mpt.sigmoid`, `mpt.relu`) whose result the backward pass reads, and
+    whose input the backward pass reads anyway (the activation's gradient
+    does), is computed again right before its first reader in the backward
+    pass. The forward pass's result then dies after its last forward reader
+    instead of living through the rest of the forward pass, as in
+    Megatron's selective recomputation. The input is kept either way, so
+    this costs one elementwise op and saves the activation's buffer at the
+    peak of a step (a transformer's FFN: the GELU's output, as large as its
+    input). An activation that only the backward pass reads is moved there
+    instead.
+
+    The copy is marked `mpt.recomputed`, which keeps CSE from merging it
+    back into the original. Its values are the original's, bit for bit.
+    `mpt-build-train-step` runs this with `recompute` (on by default).
+  }];
 }
 
 def MasterWeights : Pass<"mpt-master-weights", "::mlir::ModuleOp"> {
