@@ -1,6 +1,15 @@
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd" -canonicalize -cse -split-input-file | FileCheck %s
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd recompute=false" -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=KEEP
 // RUN: mpt-opt %s --mpt-build-train-step="optimizer=sgd recompute=false" -split-input-file | mpt-opt --mpt-recompute-activations -canonicalize -cse -split-input-file | FileCheck %s
+// RUN: mpt-opt %s --mpt-amp-pipeline="type=f16 optimizer=sgd" -split-input-file | FileCheck %s --check-prefix=AMP
+// RUN: mpt-opt %s --mpt-amp-pipeline="type=f16 optimizer=sgd recompute=false" -split-input-file | FileCheck %s --check-prefix=AMPKEEP
+
+// mpt-amp-pipeline recomputes too (in f16, after the precision pass), and
+// its recompute=false keeps the activation.
+// AMP-LABEL: func.func @train_step(
+// AMP: mpt.gelu %{{.*}} {mpt.recomputed} : tensor<8x32xf16>
+// AMPKEEP-LABEL: func.func @train_step(
+// AMPKEEP-NOT: mpt.recomputed
 
 // A feed-forward layer: the GELU's output is read by the second matmul in
 // the forward pass and by its weight gradient in the backward pass; its
@@ -23,12 +32,13 @@
 // KEEP: mpt.matmul %[[A]], %{{.*}} transpose_a
 func.func @ffn(%x: tensor<8x16xf32> {mpt.role = #mpt.role<input>},
                %w1: tensor<16x32xf32> {mpt.role = #mpt.role<parameter>},
-               %w2: tensor<32x4xf32> {mpt.role = #mpt.role<parameter>})
+               %w2: tensor<32x4xf32> {mpt.role = #mpt.role<parameter>},
+               %t: tensor<8x4xf32> {mpt.role = #mpt.role<label>})
     -> (tensor<f32> {mpt.role = #mpt.role<loss>}) {
   %h = mpt.matmul %x, %w1 : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
   %a = mpt.gelu %h : tensor<8x32xf32>
   %y = mpt.matmul %a, %w2 : (tensor<8x32xf32>, tensor<32x4xf32>) -> tensor<8x4xf32>
-  %l = mpt.reduce_sum %y axes = [0, 1] : tensor<8x4xf32> -> tensor<f32>
+  %l = mpt.mse_loss %y, %t : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 
@@ -42,11 +52,12 @@ func.func @ffn(%x: tensor<8x16xf32> {mpt.role = #mpt.role<input>},
 // CHECK: return
 func.func @tanh_layer(%x: tensor<8x16xf32> {mpt.role = #mpt.role<input>},
                       %w1: tensor<16x32xf32> {mpt.role = #mpt.role<parameter>},
-                      %w2: tensor<32x4xf32> {mpt.role = #mpt.role<parameter>})
+                      %w2: tensor<32x4xf32> {mpt.role = #mpt.role<parameter>},
+               %t: tensor<8x4xf32> {mpt.role = #mpt.role<label>})
     -> (tensor<f32> {mpt.role = #mpt.role<loss>}) {
   %h = mpt.matmul %x, %w1 : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
   %a = mpt.tanh %h : tensor<8x32xf32>
   %y = mpt.matmul %a, %w2 : (tensor<8x32xf32>, tensor<32x4xf32>) -> tensor<8x4xf32>
-  %l = mpt.reduce_sum %y axes = [0, 1] : tensor<8x4xf32> -> tensor<f32>
+  %l = mpt.mse_loss %y, %t : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

@@ -16,6 +16,7 @@ void mpt::buildAMPPipeline(OpPassManager &pm,
   step.lr = options.lr;
   step.clipNorm = options.clipNorm;
   step.returnGradients = options.returnGradients;
+  step.recompute = options.recompute;
   pm.addPass(createBuildTrainStep(step));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

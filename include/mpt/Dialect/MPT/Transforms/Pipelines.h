@@ -56,6 +56,11 @@ struct AMPPipelineOptions
       *this, "return-gradients",
       llvm::cl::desc("Also return the (unscaled) gradients of the update"),
       llvm::cl::init(false)};
+  Option<bool> recompute{
+      *this, "recompute",
+      llvm::cl::desc("Recompute activations in the backward pass instead of "
+                     "keeping them (mpt-recompute-activations)"),
+      llvm::cl::init(true)};
   Option<bool> keepLowCopy{*this, "keep-low-copy",
                            llvm::cl::desc("Carry the low-precision parameter "
                                           "copy in the training state"),
