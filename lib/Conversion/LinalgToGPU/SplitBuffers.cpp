@@ -9,6 +9,8 @@
 
 #include "mpt/Conversion/Passes.h"
 
+#include "BufferAccesses.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -29,21 +31,11 @@ bool isWholeView(Operation *op) {
       op);
 }
 
-/// The buffer `v` is a whole view of, or `v`.
-Value rootOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isWholeView(def))
-      break;
-    v = def->getOperand(0);
-  }
-  return v;
-}
-
 /// Whether `op` writes every element of `buffer` through `operand` without
 /// reading the old values, and reads `buffer` through no other operand.
 bool writesWhole(Operation *op, OpOperand &operand, Value buffer) {
   for (OpOperand &other : op->getOpOperands())
-    if (&other != &operand && rootOf(other.get()) == buffer)
+    if (&other != &operand && mpt::rootOf(other.get()) == buffer)
       return false;
   if (auto copy = dyn_cast<memref::CopyOp>(op))
     return &operand == &copy.getTargetMutable();

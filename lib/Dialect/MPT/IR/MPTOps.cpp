@@ -434,30 +434,19 @@ static LogicalResult verifyAxis(OpTy op, int64_t axis, int64_t rank) {
   return success();
 }
 
-LogicalResult SoftmaxOp::verify() {
-  return verifyAxis(*this, getAxis(), getInput().getType().getRank());
-}
-int64_t SoftmaxOp::getNormalizedAxis() {
-  return *normalizeAxis(getAxis(), getInput().getType().getRank());
-}
-LogicalResult LogSoftmaxOp::verify() {
-  return verifyAxis(*this, getAxis(), getInput().getType().getRank());
-}
-int64_t LogSoftmaxOp::getNormalizedAxis() {
-  return *normalizeAxis(getAxis(), getInput().getType().getRank());
-}
-LogicalResult SoftmaxGradOp::verify() {
-  return verifyAxis(*this, getAxis(), getGrad().getType().getRank());
-}
-int64_t SoftmaxGradOp::getNormalizedAxis() {
-  return *normalizeAxis(getAxis(), getGrad().getType().getRank());
-}
-LogicalResult LogSoftmaxGradOp::verify() {
-  return verifyAxis(*this, getAxis(), getGrad().getType().getRank());
-}
-int64_t LogSoftmaxGradOp::getNormalizedAxis() {
-  return *normalizeAxis(getAxis(), getGrad().getType().getRank());
-}
+/// The verifier and normalized axis of an op along one axis of `OPERAND`.
+#define MPT_DEFINE_AXIS_OP(OP, OPERAND)                                        \
+  LogicalResult OP::verify() {                                                 \
+    return verifyAxis(*this, getAxis(), OPERAND().getType().getRank());        \
+  }                                                                            \
+  int64_t OP::getNormalizedAxis() {                                            \
+    return *normalizeAxis(getAxis(), OPERAND().getType().getRank());           \
+  }
+MPT_DEFINE_AXIS_OP(SoftmaxOp, getInput)
+MPT_DEFINE_AXIS_OP(LogSoftmaxOp, getInput)
+MPT_DEFINE_AXIS_OP(SoftmaxGradOp, getGrad)
+MPT_DEFINE_AXIS_OP(LogSoftmaxGradOp, getGrad)
+#undef MPT_DEFINE_AXIS_OP
 
 //===----------------------------------------------------------------------===//
 // LayerNormOp / BatchNormOp
