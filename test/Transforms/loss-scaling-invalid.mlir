@@ -141,23 +141,6 @@ module {
 }
 
 //--- steps.mlir
-// The seed cast to f16: a scale of 65536 or more is not finite there.
-func.func @seed_cast(%w: tensor<4xf32> {mpt.role = #mpt.role<parameter>})
-    -> (tensor<f32> {mpt.role = #mpt.role<loss>}, tensor<4xf32> {mpt.role = #mpt.role<parameter>}) {
-  %sq = mpt.mul %w, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %loss = mpt.reduce_sum %sq axes = [0] : tensor<4xf32> -> tensor<f32>
-  %seed = mpt.backward_seed %loss : tensor<f32>
-  // expected-error @+1 {{mpt-loss-scaling: the seed of the backward pass is cast to 'tensor<f16>', where a loss scale may not be finite; keep the gradient of the loss in fp32 (mpt-auto-mixed-precision does)}}
-  %s16 = mpt.cast %seed : tensor<f32> to tensor<f16>
-  %w16 = mpt.cast %w : tensor<4xf32> to tensor<4xf16>
-  %g16 = mpt.mul %w16, %s16 : (tensor<4xf16>, tensor<f16>) -> tensor<4xf16>
-  %g = mpt.cast %g16 : tensor<4xf16> to tensor<4xf32>
-  %new = mpt.sgd_update %w, %g lr = 0.1 : tensor<4xf32>
-  return %loss, %new : tensor<f32>, tensor<4xf32>
-}
-
-// -----
-
 // An f16 loss.
 func.func @f16_loss(%w: tensor<4xf16> {mpt.role = #mpt.role<parameter>})
     -> (tensor<f16> {mpt.role = #mpt.role<loss>}, tensor<4xf16> {mpt.role = #mpt.role<parameter>}) {

@@ -25,6 +25,9 @@ independent numpy/Python references:
               and the loss after 200 steps, in fp32, in f16 without loss
               scaling (most gradients flushed, no progress) and in f16 with
               dynamic (and static, adaptive) scaling (within 2% of fp32).
+  sum-loss    a loss that is a plain sum (its gradient is the scale itself,
+              cast to f16): the scale stays at most 32768, overflows are
+              predicted in numpy, updates match lr * colsum(x).
 
 Usage: loss_scaling.py --mpt-opt BIN --mpt-run BIN --inputs DIR [EXPERIMENT...]
 Prints one line per check, `... ok` or `... FAIL`, and ends with
@@ -395,9 +398,99 @@ def underflow(tools, results, steps=200, report=None):
                       f"{diff * 100:.3f}% (tolerance 2%)")
 
 
+def f16_overflows(values):
+    """Whether any of the float64 `values` rounds to infinity in f16."""
+    with np.errstate(over="ignore"):
+        return bool(np.isinf(values.astype(np.float16)).any())
+
+
+def sum_loss(tools, results, steps=16, lr=1.0):
+    """sum-loss.mlir: the loss is the sum of x @ w, so the gradient is the
+    loss scale S broadcast and dL/dw = S x^T 1 (the column sums of the f16
+    input), which the f16 backward matmul rounds. The scale is bounded by
+    32768, the largest power of two f16 holds, where S itself is cast to
+    f16. Steps 1-6 take inputs 1e-3 times smaller: the scale would grow past
+    the bound (and overflow at the cast every step after); steps 7-16 take
+    normal(0, 1) inputs, whose scaled column sums overflow until the scale
+    backs off. Every step's overflow is predicted in numpy from the inputs
+    and the scale; the scale follows the GradScaler reference fed those
+    predictions; an applied step moves w by lr * colsum(x) (normwise
+    tolerance 1e-3, f16 rounds to 4.9e-4); a skipped one leaves w bitwise
+    unchanged."""
+    model = os.path.join(tools.inputs, "sum-loss.mlir")
+    step = tools.build(model, "sum_loss", pipeline=(
+        f"type=f16 optimizer=sgd lr={lr} loss-scaling=dynamic "
+        "growth-interval=2"))
+    summary = probe(tools, step)
+    (x_index,) = indices(summary, "inputs", "input")
+    (w_index,) = indices(summary, "outputs", "parameter")
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((steps, 16, 32)).astype(np.float32)
+    x[:6] *= np.float32(1e-3)
+    summary, out = tools.train(step, "sum_loss", steps,
+                               step_inputs={x_index: x})
+    scale_results = indices(summary, "outputs", "loss_scale_state")
+    reference = GradScalerReference(32768.0, growth_interval=2,
+                                    max_scale=32768.0)
+    w_prev = None  # updates are checked from step 2 on
+    errors, found_all, states, expected = [], [], [], []
+    for s in range(1, steps + 1):
+        colsum = x[s - 1].astype(np.float16).astype(np.float64).sum(axis=0)
+        found = f16_overflows(reference.scale * colsum)
+        reference.update(found)
+        expected.append(reference.state())
+        states.append(tuple(float(np.float32(load_step(out, s, i).item()))
+                            if k == 0 else int(load_step(out, s, i).item())
+                            for k, i in enumerate(scale_results)))
+        found_all.append(found)
+        w = load_step(out, s, w_index).astype(np.float64)
+        if s > 1:
+            if found:
+                errors.append(0.0 if w.tobytes() == w_prev.tobytes()
+                              else math.inf)
+            else:
+                delta = w_prev - w
+                ref = lr * np.broadcast_to(colsum[:, None], delta.shape)
+                errors.append(float(np.linalg.norm(delta - ref) /
+                                    np.linalg.norm(ref)))
+        w_prev = w
+    scales = " ".join(f"{st[0]:g}" for st in states)
+    overflows = [s for s in range(1, steps + 1) if found_all[s - 1]]
+    results.check(states == expected,
+                  f"sum loss: scale after each step {scales} (bounded by "
+                  f"32768, overflows at steps {overflows} predicted in "
+                  "numpy), equal to the reference at every step")
+    worst = max(errors)
+    results.check(worst <= 1e-3 and any(found_all[1:]) and
+                  not all(found_all[1:]),
+                  f"sum loss: applied steps move w by lr * colsum(x) "
+                  f"(largest normwise error {worst:.2e}, tolerance 1e-3), "
+                  "skipped steps leave it bitwise unchanged")
+    for mode in ("static init-scale=1024", "adaptive"):
+        tag = "sum_loss_" + mode.split()[0]
+        one = tools.build(model, tag, pipeline=(
+            f"type=f16 optimizer=sgd lr={lr} loss-scaling={mode}"))
+        args, _ = tools.train(one, tag + "_probe", 1)
+        (xi,) = indices(args, "inputs", "input")
+        (wi,) = indices(args, "outputs", "parameter")
+        x1 = rng.standard_normal((1, 16, 32)).astype(np.float32)
+        _, out1 = tools.train(one, tag, 1, step_inputs={xi: x1})
+        # A zero input has a zero gradient: the step returns w as it was.
+        tools.train(one, tag + "_w0", 1, step_inputs={xi: 0 * x1})
+        w0 = load_step(os.path.join(tools.workdir, tag + "_w0"), 1,
+                       wi).astype(np.float64)
+        w1 = load_step(out1, 1, wi).astype(np.float64)
+        colsum = x1[0].astype(np.float16).astype(np.float64).sum(axis=0)
+        ref = lr * np.broadcast_to(colsum[:, None], w0.shape)
+        err = float(np.linalg.norm((w0 - w1) - ref) / np.linalg.norm(ref))
+        results.check(err <= 1e-3, f"sum loss, {mode}: one step moves w by "
+                      f"lr * colsum(x) (normwise error {err:.2e}, "
+                      "tolerance 1e-3)")
+
+
 EXPERIMENTS = {"overflow": overflow, "growth": growth,
                "hysteresis": hysteresis, "gradscaler": gradscaler,
-               "underflow": underflow}
+               "underflow": underflow, "sum-loss": sum_loss}
 
 
 def main():

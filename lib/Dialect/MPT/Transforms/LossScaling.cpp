@@ -14,8 +14,11 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace mpt {
 #define GEN_PASS_DEF_LOSSSCALING
@@ -41,6 +44,55 @@ Type elementType(Value v) {
 bool isNarrowFloat(Type type) {
   auto f = dyn_cast<FloatType>(type);
   return f && f.getWidth() < 32;
+}
+
+/// The casts to a float type narrower than f32 that receive the seed's
+/// value unchanged: of the seed itself, or of a reshape, broadcast or
+/// transpose of it (how the gradient of a sum starts). Every such cast holds
+/// the loss scale itself.
+SmallVector<CastOp> narrowCastsOfSeed(Value seed) {
+  SmallVector<CastOp> casts;
+  SmallVector<Value> worklist = {seed};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      if (auto cast = dyn_cast<CastOp>(user);
+          cast && isNarrowFloat(elementType(cast.getResult())))
+        casts.push_back(cast);
+      else if (isa<ReshapeOp, BroadcastOp, TransposeOp>(user))
+        worklist.push_back(user->getResult(0));
+    }
+  }
+  return casts;
+}
+
+/// `scale` rounded to `type` (infinity when it overflows).
+double roundTo(double scale, FloatType type) {
+  APFloat x(scale);
+  bool losesInfo;
+  x.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
+  x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &losesInfo);
+  return x.convertToDouble();
+}
+
+/// `x` with the fewest digits that read back as `x` (65536, not 6.5536e+04).
+std::string formatScale(double x) {
+  char text[32];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof(text), "%.*g", digits, x);
+    if (std::strtod(text, nullptr) == x)
+      break;
+  }
+  return text;
+}
+
+/// The largest power of two that `type` holds.
+double largestPowerOfTwo(FloatType type) {
+  APFloat largest = APFloat::getLargest(type.getFloatSemantics());
+  return std::ldexp(1.0, ilogb(largest));
 }
 
 /// A gradient as the optimizer sees it: `value` (whose uses take the unscaled
@@ -273,16 +325,51 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
       return seed.emitError()
              << "mpt-loss-scaling: the loss is " << seed.getType()
              << "; loss scaling needs an f32 (or f64) loss";
-    for (Operation *user : seed->getUsers())
-      if (auto cast = dyn_cast<CastOp>(user);
-          cast && isNarrowFloat(elementType(cast.getResult())))
-        return cast.emitError()
-               << "mpt-loss-scaling: the seed of the backward pass is cast "
-                  "to "
-               << cast.getType()
-               << ", where a loss scale may not be finite; keep the "
-                  "gradient of the loss in fp32 (mpt-auto-mixed-precision "
-                  "does)";
+    // Where the gradient of the loss is cast to a narrower type unchanged
+    // (the seed of a sum, cast where the mixed-precision pass found it
+    // cheapest), that cast holds the scale itself: a scale the type does not
+    // hold overflows every step.
+    double init = initScale, hi = maxScale;
+    if (m == Mode::staticScale || m == Mode::dynamic)
+      for (CastOp narrow : narrowCastsOfSeed(seed)) {
+        auto type = cast<FloatType>(elementType(narrow.getResult()));
+        double limit = largestPowerOfTwo(type);
+        if (m == Mode::staticScale) {
+          double rounded = roundTo(init, type);
+          if (rounded != init)
+            return narrow.emitError()
+                   << "mpt-loss-scaling: the gradient of the loss is cast to "
+                   << narrow.getType() << " unchanged, so it holds the loss "
+                   << "scale, and the static scale " << formatScale(init)
+                   << " is "
+                   << (std::isinf(rounded) ? "beyond its range"
+                                           : "not exact in it")
+                   << "; use an init-scale that " << type
+                   << " holds exactly, at most " << formatScale(limit);
+          continue;
+        }
+        if (minScale > limit)
+          return narrow.emitError()
+                 << "mpt-loss-scaling: the gradient of the loss is cast to "
+                 << narrow.getType() << " unchanged, so it holds the loss "
+                 << "scale, which must stay at most " << formatScale(limit)
+                 << "; min-scale is " << formatScale(minScale);
+        if (init <= limit && hi <= limit)
+          continue;
+        InFlightDiagnostic remark = narrow.emitRemark();
+        remark << "mpt-loss-scaling: the gradient of the loss is cast to "
+               << narrow.getType() << " unchanged, so it holds the loss scale; "
+               << "the scale stays at most " << formatScale(limit)
+               << " (the largest power of two " << type << " holds):";
+        if (init > limit)
+          remark << " init-scale " << formatScale(init) << " -> "
+                 << formatScale(limit);
+        if (hi > limit)
+          remark << (init > limit ? "," : "") << " max-scale "
+                 << formatScale(hi) << " -> " << formatScale(limit);
+        init = std::min(init, limit);
+        hi = std::min(hi, limit);
+      }
 
     FailureOr<StepGradients> gradients = findGradients(func);
     if (failed(gradients))
@@ -297,8 +384,8 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
     Value scale, growthTracker, hysteresisTracker;
     if (m == Mode::staticScale || m == Mode::adaptive) {
       b.setInsertionPointToStart(&body);
-      scale = createFloatSplat(b, loc, f32Scalar,
-                               m == Mode::adaptive ? 1.0 : double(initScale));
+      scale =
+          createFloatSplat(b, loc, f32Scalar, m == Mode::adaptive ? 1.0 : init);
     } else {
       unsigned first = func.getNumArguments();
       auto attrs = [&](Attribute initial) {
@@ -313,7 +400,7 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
       SmallVector<unsigned> indices = {first, first, first};
       SmallVector<Type> types = {f32Scalar, i32Scalar, i32Scalar};
       SmallVector<DictionaryAttr> argAttrs = {
-          attrs(DenseElementsAttr::get(f32Scalar, float(initScale))),
+          attrs(DenseElementsAttr::get(f32Scalar, float(init))),
           attrs(DenseElementsAttr::get(i32Scalar, int32_t(0))),
           attrs(DenseElementsAttr::get(i32Scalar, int32_t(hysteresis)))};
       SmallVector<Location> locs(3, func.getLoc());
@@ -413,7 +500,7 @@ struct LossScalingPass : public mpt::impl::LossScalingBase<LossScalingPass> {
           b, loc, scale, growthTracker, hysteresisTracker, found,
           b.getF64FloatAttr(growthFactor), b.getF64FloatAttr(backoffFactor),
           b.getI64IntegerAttr(growthInterval), b.getI64IntegerAttr(hysteresis),
-          b.getF64FloatAttr(minScale), b.getF64FloatAttr(maxScale));
+          b.getF64FloatAttr(minScale), b.getF64FloatAttr(hi));
       unsigned first = results.size();
       results.append(update->getResults().begin(), update->getResults().end());
       SmallVector<unsigned> indices(3, first);

@@ -323,6 +323,13 @@ def LossScaling : Pass<"mpt-loss-scaling", "::mlir::ModuleOp"> {
     default): `dynamic` when the step has f16 values, otherwise `none`, with
     a remark for bf16, whose exponent range is fp32's.
 
+    Where the seed reaches a cast to a narrower float unchanged (directly or
+    through reshape, broadcast, transpose: the gradient of a plain sum), that
+    cast holds the scale itself. `dynamic` then keeps the scale at most the
+    largest power of two the type holds (32768 for f16; `init-scale` and
+    `max-scale` are lowered, with a remark), and `static` refuses a scale the
+    type does not hold exactly.
+
     Run it last, after `mpt-auto-mixed-precision` and `mpt-master-weights`.
   }];
   let options = [
