@@ -34,6 +34,21 @@ def ConvertMPTToLinalg : Pass<"convert-mpt-to-linalg"> {
   ];
 }
 
+def DistinctResults : Pass<"mpt-distinct-results", "::mlir::func::FuncOp"> {
+  let summary = "A copy for each result that repeats an earlier one";
+  let description = [{
+    A function that returns one tensor value as several results (two equal
+    ops that CSE merged, or `return %t, %t`) gets, for each repetition, a
+    copy of its own (`bufferization.alloc_tensor() copy(%t)`). After
+    bufferization each result is an out-parameter of its own, and
+    upstream's `buffer-results-to-out-params` crashes on one buffer returned
+    twice. Function arguments returned as results are left alone (that pass
+    copies them into the out-parameter). Runs right before
+    `one-shot-bufferize` in `mpt-lower-to-cpu` and `mpt-lower-to-nvvm`.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 def ConvertLinalgToTensorCores
     : Pass<"mpt-linalg-to-tensor-cores", "::mlir::func::FuncOp"> {
   let summary = "Low-precision linalg matmuls to Tensor Core kernels";

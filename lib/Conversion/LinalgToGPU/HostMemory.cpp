@@ -74,9 +74,32 @@ struct GPUHostMemoryPass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    if (failed(wrapHostCode(func)))
+    if (failed(checkStraightLine(func)) || failed(wrapHostCode(func)))
       return signalPassFailure();
     moveBuffersToDevice(func);
+  }
+
+  /// Kernels are launched and buffers allocated from straight-line host
+  /// code: an op with regions (a loop, a branch) around a launch or an
+  /// allocation is an error.
+  static LogicalResult checkStraightLine(func::FuncOp func) {
+    for (Operation &op : func.getBody().front()) {
+      if (op.getNumRegions() == 0 || isa<gpu::LaunchOp>(op))
+        continue;
+      WalkResult found = op.walk([](Operation *nested) {
+        return isa<gpu::LaunchOp, gpu::LaunchFuncOp, memref::AllocOp>(nested)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+      if (found.wasInterrupted())
+        return op.emitError()
+               << "mpt-gpu-host-memory: '" << op.getName()
+               << "' launches kernels or allocates buffers in its body; "
+                  "mpt-lower-to-nvvm takes functions whose kernels run once "
+                  "each, in order (call the function in a loop instead, or "
+                  "unroll the loop)";
+    }
+    return success();
   }
 
   /// Moves buffers, constants and views of them to the start of the function

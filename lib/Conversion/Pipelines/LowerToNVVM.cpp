@@ -30,7 +30,7 @@ using namespace mlir;
 static constexpr const char *kFuse =
     "canonicalize,cse,func.func(mpt-fuse-elementwise)";
 static constexpr const char *kBufferize =
-    "one-shot-bufferize{bufferize-function-boundaries "
+    "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{add-result-attr hoist-static-allocs "
     "modify-public-functions},"
@@ -119,6 +119,8 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createUntieEmptyTensors());
   // Except an elementwise result over an input that dies there.
   pm.addNestedPass<func::FuncOp>(createElementwiseInPlace());
+  // A buffer of its own for each result.
+  pm.addNestedPass<func::FuncOp>(createDistinctResults());
   parseInto(pm, kBufferize);
   // Fills rather than copies of filled buffers (the zeros that matmuls and
   // reductions start from).

@@ -149,8 +149,33 @@ def steps_inputs(rng):
     }
 
 
+def repeated_results_inputs(rng):
+    return {
+        "x": rng.standard_normal((4, 8)).astype(np.float32),
+        "w": rng.standard_normal((8, 8)).astype(np.float32),
+    }
+
+
+def repeated_results_reference(a):
+    x, w = (a[k].astype(np.float64) for k in ("x", "w"))
+    product = ((x @ w).astype(np.float32), 1e-5, 1e-6)
+    tanh = (np.tanh(x).astype(np.float32), 1e-5, 1e-6)
+    # The argument comes back bit for bit.
+    return [product, product, tanh, tanh, (a["x"], 0, 0), tanh]
+
+
+def loop_reference(a):
+    """h <- tanh(h @ w), four times, from h = x."""
+    h, w = (a[k].astype(np.float64) for k in ("x", "w"))
+    for _ in range(4):
+        h = np.tanh(h @ w)
+    return [(h.astype(np.float32), 1e-5, 1e-6)]
+
+
 CASES = {
     "dense_relu": (dense_relu_inputs, dense_relu_reference),
+    "loop": (repeated_results_inputs, loop_reference),
+    "repeated_results": (repeated_results_inputs, repeated_results_reference),
     "f16": (f16_inputs, f16_reference),
     "bf16": (bf16_inputs, bf16_reference),
     "bf16_cast": (bf16_cast_inputs, bf16_cast_reference),
