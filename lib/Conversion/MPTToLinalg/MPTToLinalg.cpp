@@ -365,16 +365,21 @@ struct MPTPattern : public OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const final {
     if (failed(checkStatic(op, rewriter)))
       return failure();
+    Operation *before = op->getPrevNode();
     Value result = lower(op, rewriter);
     if (!result)
       return failure();
     // A copy that the backward pass recomputes stays apart from the
-    // original through the lowering too (CSE would merge them).
+    // original through the lowering too: every op of its lowering (made
+    // right before it) is marked, so that CSE merges none of them (a
+    // softmax's row statistics, a contraction's zero fill) with the
+    // original's.
     if (op->hasAttr(mpt::MPTDialect::getRecomputedAttrName()))
-      if (Operation *def = result.getDefiningOp()) {
-        def->setAttr(mpt::MPTDialect::getRecomputedAttrName(),
-                     rewriter.getUnitAttr());
-      }
+      for (Operation *made = before ? before->getNextNode()
+                                    : &op->getBlock()->front();
+           made != op.getOperation(); made = made->getNextNode())
+        made->setAttr(mpt::MPTDialect::getRecomputedAttrName(),
+                      rewriter.getUnitAttr());
     rewriter.replaceOp(op, result);
     return success();
   }

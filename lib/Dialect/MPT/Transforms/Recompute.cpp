@@ -13,6 +13,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <functional>
 
 namespace mpt {
 #define GEN_PASS_DEF_RECOMPUTEACTIVATIONS
@@ -21,6 +26,18 @@ namespace mpt {
 
 using namespace mlir;
 using namespace mpt;
+
+/// Ops that the recomputation of a softmax's input may repeat: the scores
+/// of an attention (a batch matmul of the queries and keys, scaled, masked),
+/// and the shape ops between them.
+static bool inScoreChain(Operation *op) {
+  return isa<BatchMatmulOp, MulOp, AddOp, SubOp, DivOp, ReshapeOp, TransposeOp,
+             BroadcastOp, CastOp>(op);
+}
+
+/// The most ops a softmax's input chain may have, and the most
+/// contractions among them.
+static constexpr unsigned kMaxChainOps = 8, kMaxChainContractions = 1;
 
 unsigned mpt::recomputeActivations(func::FuncOp func) {
   if (func.isExternal())
@@ -32,24 +49,62 @@ unsigned mpt::recomputeActivations(func::FuncOp func) {
       seed = &op;
   if (!seed)
     return 0;
+  // Dead ops first: autodiff leaves the gradients of constants (a scale of
+  // the scores), whose reads would look like values the backward pass keeps.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
   // The op of `block` that holds `user`, if it comes after the seed.
   auto backward = [&](Operation *user) -> Operation * {
     Operation *at = block.findAncestorOpInBlock(*user);
     return at && seed->isBeforeInBlock(at) ? at : nullptr;
   };
+  // Whether the backward pass has `value` anyway: an argument, a constant,
+  // or a value it reads.
+  auto kept = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return !def || isa<ConstantOp>(def) ||
+           llvm::any_of(value.getUsers(),
+                        [&](Operation *user) { return backward(user); });
+  };
   SmallVector<Operation *> activations;
   for (Operation &op : block) {
     if (&op == seed)
       break;
-    if (isa<GeluOp, TanhOp, SigmoidOp, ReluOp>(op))
+    if (isa<GeluOp, TanhOp, SigmoidOp, ReluOp, SoftmaxOp>(op))
       activations.push_back(&op);
   }
   unsigned changed = 0;
   for (Operation *op : activations) {
     Value input = op->getOperand(0), result = op->getResult(0);
+    // The ops that make the input again from what the backward pass keeps,
+    // in order: none for an activation (its gradient reads its input); for
+    // a softmax (whose gradient reads its result only) the attention's
+    // scores from the queries and keys, which the gradients of both keep.
+    SmallVector<Operation *> chain;
     bool inputKept = llvm::any_of(input.getUsers(), [&](Operation *user) {
       return user != op && backward(user);
     });
+    if (!inputKept && isa<SoftmaxOp>(op)) {
+      llvm::SmallPtrSet<Operation *, 8> seen;
+      unsigned contractions = 0;
+      std::function<bool(Value)> collect = [&](Value value) {
+        if (kept(value))
+          return true;
+        Operation *def = value.getDefiningOp();
+        if (!seen.insert(def).second)
+          return true;
+        if (!inScoreChain(def) || seen.size() > kMaxChainOps ||
+            (isa<BatchMatmulOp>(def) && ++contractions > kMaxChainContractions))
+          return false;
+        for (Value operand : def->getOperands())
+          if (!collect(operand))
+            return false;
+        chain.push_back(def);
+        return true;
+      };
+      inputKept = collect(input);
+    }
     SmallVector<OpOperand *> late;
     bool early = false;
     Operation *first = nullptr;
@@ -65,12 +120,17 @@ unsigned mpt::recomputeActivations(func::FuncOp func) {
     }
     if (!inputKept || late.empty())
       continue;
-    if (!early) {
+    if (!early && chain.empty()) {
       op->moveBefore(first);
     } else {
       OpBuilder b(first);
-      Operation *copy = b.clone(*op);
-      copy->setAttr(MPTDialect::getRecomputedAttrName(), b.getUnitAttr());
+      IRMapping mapping;
+      chain.push_back(op);
+      Operation *copy = nullptr;
+      for (Operation *original : chain) {
+        copy = b.clone(*original, mapping);
+        copy->setAttr(MPTDialect::getRecomputedAttrName(), b.getUnitAttr());
+      }
       for (OpOperand *use : late)
         use->set(copy->getResult(0));
     }

@@ -233,8 +233,18 @@ def RecomputeActivations : Pass<"mpt-recompute-activations",
     input). An activation that only the backward pass reads is moved there
     instead.
 
-    The copy is marked `mpt.recomputed`, which keeps CSE from merging it
-    back into the original. Its values are the original's, bit for bit.
+    A softmax whose result the backward pass reads (attention's
+    probabilities, which `mpt.softmax_grad` reads) is computed again with
+    the ops that make its input, when those start from values the backward
+    pass keeps: the batch matmul of the queries and keys (whose gradients
+    read both), a scale or a mask. The chain may hold reshapes,
+    transposes, broadcasts, casts, elementwise `add`/`sub`/`mul`/`div` and
+    at most one `mpt.batch_matmul`, eight ops in all. Dead ops are erased
+    first.
+
+    Each copy is marked `mpt.recomputed`, which keeps CSE from merging it
+    back into the original (`convert-mpt-to-linalg` marks every op of its
+    lowering). Its values are the original's, bit for bit.
     `mpt-build-train-step` runs this with `recompute` (on by default).
   }];
 }
