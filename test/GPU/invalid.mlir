@@ -1,6 +1,8 @@
 // Errors of the passes of mpt-lower-to-nvvm: bad options.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: mpt-opt %t/chip.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_12}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/chip-99.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_99}))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/chip-80a.mlir --mpt-lower-to-nvvm=chip=sm_80a -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/block-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{block-tile=64x64}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/warp-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{warp-tile=32x0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/stages.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{stages=9}))" -verify-diagnostics -o /dev/null
@@ -25,6 +27,22 @@
 // expected-error @+1 {{mpt-linalg-to-tensor-cores: unknown chip 'sm_12'; expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a}}
 func.func @f() {
   return
+}
+
+//--- chip-99.mlir
+// A chip number the kernels are not built for (before, any sm_NN from 50
+// passed, and LLVM only warned).
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: unknown chip 'sm_99'; expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a}}
+func.func @f() {
+  return
+}
+
+//--- chip-80a.mlir
+// Only sm_90 has an architecture-specific variant; through the pipeline.
+// expected-error @+1 {{mpt-linalg-to-tensor-cores: unknown chip 'sm_80a'; expected sm_70, sm_75, sm_80, sm_86, sm_89, sm_90 or sm_90a}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = mpt.exp %x : tensor<4xf32>
+  return %e : tensor<4xf32>
 }
 
 //--- block-tile.mlir
