@@ -14,6 +14,13 @@ void mpt::buildAMPPipeline(OpPassManager &pm,
   BuildTrainStepOptions step;
   step.optimizer = options.optimizer;
   step.lr = options.lr;
+  step.momentum = options.momentum;
+  step.beta1 = options.beta1;
+  step.beta2 = options.beta2;
+  step.eps = options.eps;
+  step.weightDecay = options.weightDecay;
+  step.function = options.function;
+  step.stepName = options.stepName;
   step.clipNorm = options.clipNorm;
   step.returnGradients = options.returnGradients;
   step.recompute = options.recompute;

@@ -31,6 +31,26 @@ struct AMPPipelineOptions
                                 llvm::cl::init("sgd")};
   Option<double> lr{*this, "lr", llvm::cl::desc("Learning rate"),
                     llvm::cl::init(0.01)};
+  Option<double> momentum{*this, "momentum",
+                          llvm::cl::desc("Momentum (optimizer=momentum)"),
+                          llvm::cl::init(0.9)};
+  Option<double> beta1{*this, "beta1", llvm::cl::desc("Adam beta1"),
+                       llvm::cl::init(0.9)};
+  Option<double> beta2{*this, "beta2", llvm::cl::desc("Adam beta2"),
+                       llvm::cl::init(0.999)};
+  Option<double> eps{*this, "eps", llvm::cl::desc("Adam epsilon"),
+                     llvm::cl::init(1e-8)};
+  Option<double> weightDecay{*this, "weight-decay",
+                             llvm::cl::desc("L2 weight decay added to the "
+                                            "gradient"),
+                             llvm::cl::init(0.0)};
+  Option<std::string> function{*this, "function",
+                               llvm::cl::desc("The forward function (default: "
+                                              "the only one with a loss)"),
+                               llvm::cl::init("")};
+  Option<std::string> stepName{*this, "name",
+                               llvm::cl::desc("Name of the training step"),
+                               llvm::cl::init("train_step")};
   Option<double> clipNorm{*this, "clip-norm",
                           llvm::cl::desc("Global gradient norm clipping "
                                          "(0: off)"),
