@@ -206,3 +206,100 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Asynchronous host operations (mpt-emulate-gpu runs before gpu-async-region):
+// an allocation with a token.
+module attributes {gpu.container_module} {
+  func.func @f(%t: !gpu.async.token) {
+    // expected-error @below {{'gpu.alloc' op is emulated when synchronous only}}
+    %m, %t2 = gpu.alloc async [%t] () : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// A deallocation with a token.
+module attributes {gpu.container_module} {
+  func.func @f(%t: !gpu.async.token, %m: memref<4xf32>) {
+    // expected-error @below {{'gpu.dealloc' op is emulated when synchronous only}}
+    %t2 = gpu.dealloc async [%t] %m : memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// A copy with a token.
+module attributes {gpu.container_module} {
+  func.func @f(%t: !gpu.async.token, %a: memref<4xf32>, %b: memref<4xf32>) {
+    // expected-error @below {{'gpu.memcpy' op is emulated when synchronous only}}
+    %t2 = gpu.memcpy async [%t] %a, %b : memref<4xf32>, memref<4xf32>
+    return
+  }
+}
+
+// -----
+
+// A memset with a token.
+module attributes {gpu.container_module} {
+  func.func @f(%t: !gpu.async.token, %a: memref<4xf32>, %v: f32) {
+    // expected-error @below {{'gpu.memset' op is emulated when synchronous only}}
+    %t2 = gpu.memset async [%t] %a, %v : memref<4xf32>, f32
+    return
+  }
+}
+
+// -----
+
+// A wait that makes a token.
+module attributes {gpu.container_module} {
+  func.func @f(%t: !gpu.async.token) {
+    // expected-error @below {{'gpu.wait' op is emulated when synchronous only}}
+    %t2 = gpu.wait async [%t]
+    return
+  }
+}
+
+// -----
+
+// ldmatrix of 8-bit elements (mpt's kernels load f16 and bf16 tiles).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @ld(%s: memref<16x32xi8, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      // expected-error @below {{'nvgpu.ldmatrix' op is emulated for 16-bit elements only}}
+      %r = nvgpu.ldmatrix %s[%c0, %c0] {numTiles = 4 : i32, transpose = false} : memref<16x32xi8, #gpu.address_space<workgroup>> -> vector<4x4xi8>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// tf32 conversions other than round-to-nearest-away (what mpt's tf32
+// kernels emit).
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @tf32(%x: f32) kernel {
+      // expected-error @below {{'nvvm.convert.float.to.tf32' op is emulated with rounding rna only}}
+      %r = nvvm.convert.float.to.tf32 %x {rnd = #nvvm.fp_rnd_mode<rn>}
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A block barrier that also reduces a predicate.
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @bar(%p: i32) kernel {
+      // expected-error @below {{'nvvm.barrier' op is emulated without a reduction only}}
+      %r = nvvm.barrier #nvvm.reduction<popc> %p -> i32
+      gpu.return
+    }
+  }
+}

@@ -3,6 +3,7 @@
 // RUN: mpt-opt %t/chip.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_12}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/chip-99.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_99}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/chip-80a.mlir --mpt-lower-to-nvvm=chip=sm_80a -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/parallel-reduction.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/block-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{block-tile=64x64}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/warp-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{warp-tile=32x0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/stages.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{stages=9}))" -verify-diagnostics -o /dev/null
@@ -43,6 +44,26 @@ func.func @f() {
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = mpt.exp %x : tensor<4xf32>
   return %e : tensor<4xf32>
+}
+
+//--- parallel-reduction.mlir
+// An scf.parallel with a reduction result (the lowering makes reductions
+// linalg reductions, which mpt-reductions-to-gpu takes before this pass).
+func.func @f(%m: memref<8xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %z = arith.constant 0.0 : f32
+  // expected-error @+1 {{mpt-parallel-loops-to-gpu: a parallel loop with a reduction result is not supported}}
+  %s = scf.parallel (%i) = (%c0) to (%c8) step (%c1) init (%z) -> f32 {
+    %v = memref.load %m[%i] : memref<8xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      scf.reduce.return %r : f32
+    }
+  }
+  return %s : f32
 }
 
 //--- block-tile.mlir

@@ -2,6 +2,10 @@
 // RUN: mpt-opt %mpt_src_root/examples/mlp.mlir --mpt-build-train-step=optimizer=adam -canonicalize --mpt-auto-mixed-precision --mpt-memory-report=report=%t.mixed.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: FileCheck %s --check-prefix=JSON < %t.mixed.json
 // RUN: mpt-opt %mpt_src_root/examples/mlp.mlir --mpt-amp-pipeline="type=f16 optimizer=adam" --mpt-memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCALED
+// A report that cannot be written is an error at the module.
+// RUN: not mpt-opt %mpt_src_root/examples/mlp.mlir --mpt-build-train-step -canonicalize --mpt-memory-report=report=%t.json/no/such/dir/r.json -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNWRITABLE
+// UNWRITABLE: error: mpt-memory-report: cannot write report: cannot open output file '{{.*}}no/such/dir/r.json'
 
 // The MLP has 784*128 + 128 + 128*10 + 10 = 101770 parameters. Adam keeps
 // two fp32 moments (8 bytes per parameter) and a step count (4 bytes).

@@ -1086,6 +1086,16 @@ func.func @global_avg_pool_layout(%x: tensor<8x7x7x64xf32>) {
 
 // -----
 
+// reshape: the result's shape must be static (the element count comes from
+// the input's).
+func.func @reshape_dynamic(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'mpt.reshape' op expects a static result shape, got ?}}
+  %0 = mpt.reshape %x : tensor<4xf32> to tensor<?xf32>
+  return
+}
+
+// -----
+
 // reshape: element counts differ.
 func.func @reshape_count(%x: tensor<8x16x7x7xf32>) {
   // expected-error @+1 {{'mpt.reshape' op cannot reshape 8x16x7x7 (6272 elements) to 8x700 (5600 elements)}}
