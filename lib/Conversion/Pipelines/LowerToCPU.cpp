@@ -14,7 +14,8 @@ using namespace mlir;
 static constexpr const char *kCPUPipeline =
     "canonicalize,cse,"
     "func.func(linalg-fuse-elementwise-ops,mpt-distinct-results),"
-    "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs "
     "modify-public-functions},"

@@ -30,7 +30,8 @@ using namespace mlir;
 static constexpr const char *kFuse =
     "canonicalize,cse,func.func(mpt-fuse-elementwise)";
 static constexpr const char *kBufferize =
-    "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{add-result-attr hoist-static-allocs "
     "modify-public-functions},"
