@@ -69,6 +69,23 @@ bool readsChain(Operation *op, int depth) {
          });
 }
 
+/// Whether `op` is a convolution gradient that mpt-conv-to-gemm rewrites.
+bool isConvGradient(Operation *op) {
+  return op->hasAttr(mpt::kDataGradientAttrName) ||
+         op->hasAttr(mpt::kFilterGradientAttrName);
+}
+
+/// Whether `op` is an elementwise generic that changes the element type of
+/// its input (a cast).
+bool isCast(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return false;
+  return getElementTypeOrSelf(generic.getDpsInputOperand(0)->get()) !=
+         getElementTypeOrSelf(generic->getResult(0));
+}
+
 /// Whether reshape propagation may change `op` (the linalg op it would
 /// expand): not a matmul, nor an op of a matmul's chain.
 bool mayExpand(Operation *op) {
@@ -117,10 +134,15 @@ struct FuseElementwisePass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    // Upstream's control: the producer has no other user.
+    // Upstream's control: the producer has no other user. And no cast
+    // fuses into the convolution gradients that mpt-conv-to-gemm takes to
+    // Tensor Cores: with the f16 copy of a filter or an input made right
+    // before its reader (mpt-master-weights), the gradient would read f32
+    // and stay a SIMT loop.
     linalg::ControlFusionFn oneUse = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      return producer && producer->hasOneUse();
+      return producer && producer->hasOneUse() &&
+             !(isConvGradient(fused->getOwner()) && isCast(producer));
     };
     // Reshapes: a collapse_shape into the op that uses it (the owner), or an
     // expand_shape of an op's result (the producer).
