@@ -16,7 +16,11 @@ of the bytes.
 
 The counts are exact and deterministic (no timing): one run suffices.
 
+`--amp OPTIONS` adds mpt-amp-pipeline options to the mixed step (e.g.
+`--amp recompute-bytes=-1`: every working copy kept through the step).
+
 Usage: bench/cpu/bench_step_memory.py [--build build] [--model path.mlir]...
+       [--amp OPTIONS]
 """
 import argparse
 import os
@@ -60,6 +64,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
     parser.add_argument("--model", action="append", default=[])
+    parser.add_argument("--amp", default="",
+                        help="more mpt-amp-pipeline options (mixed step)")
     args = parser.parse_args()
     opt = os.path.join(args.build, "bin", "mpt-opt")
     models = [os.path.join(EXAMPLES, m + ".mlir")
@@ -68,7 +74,9 @@ def main():
           ("model", "fp32 bytes", "tf32 bytes", "mixed bytes", "tf32/fp32",
            "mixed/fp32", "launches"))
     for model in models:
-        counts = {name: measure(opt, model, flag, extra)
+        counts = {name: measure(opt, model,
+                                flag + (" " + args.amp if name == "mixed"
+                                        and args.amp else ""), extra)
                   for name, flag, extra in STEPS}
         fp32 = counts["fp32"][0]
         print("%-18s %14d %14d %14d %8.2fx %8.2fx %3d/%d/%d" %

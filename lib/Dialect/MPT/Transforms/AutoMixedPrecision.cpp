@@ -515,7 +515,7 @@ public:
   /// value, a cast that only the backward pass reads (an activation it
   /// needs in the other type) would hold a copy from the forward pass on.
   /// Casts of arguments (the weights) stay together at the top, where they
-  /// share a kernel.
+  /// share a kernel (mpt-master-weights moves the large ones).
   void sink() {
     for (CastOp cast : created) {
       if (isa<BlockArgument>(cast.getInput()) || cast->use_empty())

@@ -2,6 +2,7 @@
 
 #include "mpt/Dialect/MPT/IR/MPTOps.h"
 #include "mpt/Dialect/MPT/Transforms/Passes.h"
+#include "mpt/Dialect/MPT/Transforms/Recompute.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/MapVector.h"
@@ -34,6 +35,8 @@ struct MasterWeightsPass
         isStep |= getResultRole(func, i) == Role::parameter;
       if (isStep && failed(process(func)))
         return signalPassFailure();
+      if (isStep)
+        recomputeWorkingCopies(func, recomputeBytes);
     }
   }
 
@@ -74,7 +77,8 @@ struct MasterWeightsPass
         continue;
       for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
         auto cast = dyn_cast<CastOp>(user);
-        if (!cast)
+        // A copy made again for the backward pass stays apart.
+        if (!cast || cast->hasAttr(MPTDialect::getRecomputedAttrName()))
           continue;
         auto [it, inserted] = copies.try_emplace({arg, cast.getType()}, cast);
         if (inserted) {

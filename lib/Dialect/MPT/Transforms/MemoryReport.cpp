@@ -85,8 +85,10 @@ SmallVector<Entry> analyze(func::FuncOp func) {
     if (role == Role::parameter) {
       params.push_back(arg);
       entries.push_back({kParameters, describe(arg), type});
+      // One entry per copy: not its remaking for the backward pass.
       for (Operation *user : arg.getUsers())
-        if (auto cast = dyn_cast<CastOp>(user))
+        if (auto cast = dyn_cast<CastOp>(user);
+            cast && !cast->hasAttr(MPTDialect::getRecomputedAttrName()))
           entries.push_back(
               {kCopies, "cast of " + describe(arg), cast.getType()});
     } else if (role == Role::optimizer_state) {

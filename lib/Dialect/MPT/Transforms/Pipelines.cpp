@@ -44,6 +44,7 @@ void mpt::buildAMPPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   MasterWeightsOptions master;
   master.keepLowCopy = options.keepLowCopy;
+  master.recomputeBytes = options.recompute ? options.recomputeBytes : -1;
   pm.addPass(createMasterWeights(master));
   LossScalingOptions scaling;
   scaling.mode = options.lossScaling;

@@ -39,16 +39,22 @@ static bool inScoreChain(Operation *op) {
 /// contractions among them.
 static constexpr unsigned kMaxChainOps = 8, kMaxChainContractions = 1;
 
-unsigned mpt::recomputeActivations(func::FuncOp func) {
-  if (func.isExternal())
-    return 0;
-  Block &block = func.getBody().front();
+/// The backward pass's seed in the body of `func` (the last one), if it
+/// has one.
+static Operation *findSeed(func::FuncOp func) {
   Operation *seed = nullptr;
-  for (Operation &op : block)
-    if (isa<BackwardSeedOp>(op))
-      seed = &op;
+  if (!func.isExternal())
+    for (Operation &op : func.getBody().front())
+      if (isa<BackwardSeedOp>(op))
+        seed = &op;
+  return seed;
+}
+
+unsigned mpt::recomputeActivations(func::FuncOp func) {
+  Operation *seed = findSeed(func);
   if (!seed)
     return 0;
+  Block &block = func.getBody().front();
   // Dead ops first: autodiff leaves the gradients of constants (a scale of
   // the scores), whose reads would look like values the backward pass keeps.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
@@ -134,6 +140,73 @@ unsigned mpt::recomputeActivations(func::FuncOp func) {
       for (OpOperand *use : late)
         use->set(copy->getResult(0));
     }
+    ++changed;
+  }
+  return changed;
+}
+
+/// The bytes of a working copy: a cast of an argument to a narrower float
+/// type with a static shape; 0 for any other op.
+static int64_t workingCopyBytes(Operation *op) {
+  auto cast = dyn_cast<CastOp>(op);
+  if (!cast || !isa<BlockArgument>(cast.getInput()))
+    return 0;
+  auto from = dyn_cast<RankedTensorType>(cast.getInput().getType());
+  auto to = dyn_cast<RankedTensorType>(cast.getType());
+  if (!from || !to || !to.hasStaticShape() ||
+      !isa<FloatType>(from.getElementType()) ||
+      !isa<FloatType>(to.getElementType()) ||
+      to.getElementTypeBitWidth() >= from.getElementTypeBitWidth())
+    return 0;
+  return to.getNumElements() * to.getElementTypeBitWidth() / 8;
+}
+
+unsigned mpt::recomputeWorkingCopies(func::FuncOp func, int64_t minBytes) {
+  Operation *seed = findSeed(func);
+  if (!seed || minBytes < 0)
+    return 0;
+  Block &block = func.getBody().front();
+  SmallVector<Operation *> copies;
+  for (Operation &op : block) {
+    if (&op == seed)
+      break;
+    int64_t bytes = workingCopyBytes(&op);
+    if (bytes > 0 && bytes >= minBytes)
+      copies.push_back(&op);
+  }
+  unsigned changed = 0;
+  for (Operation *copy : copies) {
+    // The first reader of each pass (ops of `block`), and the backward
+    // pass's uses.
+    Operation *firstForward = nullptr, *firstBackward = nullptr;
+    SmallVector<OpOperand *> late;
+    for (OpOperand &use : copy->getResult(0).getUses()) {
+      Operation *at = block.findAncestorOpInBlock(*use.getOwner());
+      if (!at)
+        continue;
+      bool backward = seed->isBeforeInBlock(at);
+      Operation *&first = backward ? firstBackward : firstForward;
+      if (backward)
+        late.push_back(&use);
+      if (!first || at->isBeforeInBlock(first))
+        first = at;
+    }
+    if (!firstForward) {
+      // Only the backward pass reads it.
+      if (firstBackward) {
+        copy->moveBefore(firstBackward);
+        ++changed;
+      }
+      continue;
+    }
+    copy->moveBefore(firstForward);
+    if (!firstBackward)
+      continue;
+    OpBuilder b(firstBackward);
+    Operation *again = b.clone(*copy);
+    again->setAttr(MPTDialect::getRecomputedAttrName(), b.getUnitAttr());
+    for (OpOperand *use : late)
+      use->set(again->getResult(0));
     ++changed;
   }
   return changed;

@@ -265,10 +265,31 @@ def MasterWeights : Pass<"mpt-master-weights", "::mlir::ModuleOp"> {
     critical path at the start of the step, and is the layout to use when the
     low-precision copy is what other devices read; it does not save
     arithmetic (one cast per parameter per step either way).
+
+    A working copy of at least `recompute-bytes` bytes (a cast of a
+    parameter or of an input to a narrower type: a weight, the batch) does
+    not live through the step. In a step that still has its
+    `mpt.backward_seed` (the pass runs before `mpt-loss-scaling` in
+    `mpt-amp-pipeline`), it is made right before its first reader, and,
+    where the backward pass reads it too (the gradient of a layer's input
+    reads the weight, that of the weight reads the input), made again, from
+    the fp32 argument, right before the backward pass's first reader
+    (marked `mpt.recomputed`). Between its last forward and first backward
+    reader, the copy takes no memory: the weight copies of a deep network
+    are not all alive at the start of the backward pass, where its memory
+    peaks. It costs one cast per copy per step more (6 bytes of traffic per
+    element for f32 to f16, and a kernel launch on the GPU), and takes the
+    copy out of the one kernel that makes the small copies at the start of
+    the step; hence the threshold (default 256 KiB). `-1` keeps every copy at
+    the start of the step; `0` treats them all this way.
   }];
   let options = [
     Option<"keepLowCopy", "keep-low-copy", "bool", /*default=*/"false",
-           "Carry the low-precision copy in the training state">
+           "Carry the low-precision copy in the training state">,
+    Option<"recomputeBytes", "recompute-bytes", "int64_t",
+           /*default=*/"262144",
+           "Working copies of at least this many bytes are made before "
+           "their first reader and again for the backward pass (-1: never)">
   ];
 }
 

@@ -81,6 +81,12 @@ struct AMPPipelineOptions
       llvm::cl::desc("Recompute activations in the backward pass instead of "
                      "keeping them (mpt-recompute-activations)"),
       llvm::cl::init(true)};
+  Option<int64_t> recomputeBytes{
+      *this, "recompute-bytes",
+      llvm::cl::desc("With recompute, working copies (f16/bf16 casts of "
+                     "weights and inputs) of at least this many bytes are "
+                     "made again for the backward pass (mpt-master-weights)"),
+      llvm::cl::init(262144)};
   Option<bool> keepLowCopy{*this, "keep-low-copy",
                            llvm::cl::desc("Carry the low-precision parameter "
                                           "copy in the training state"),
