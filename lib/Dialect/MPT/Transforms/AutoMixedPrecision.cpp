@@ -420,7 +420,11 @@ private:
       }
   }
 
-  /// Allow spreads through clear ops, forward and backward.
+  /// Allow spreads through clear ops, forward and backward; but not
+  /// backward into a clear op that selects part of an input that no
+  /// low-precision op produces (an embedding's table, a slice of an
+  /// argument): the cast then converts the part, after the op, and not the
+  /// whole input before it. The values are the same either way.
   void propagateAllowThroughClear() {
     SmallVector<Node *> worklist;
     for (auto &[op, n] : nodes)
@@ -429,15 +433,48 @@ private:
     while (!worklist.empty()) {
       Node *n = worklist.pop_back_val();
       SmallVector<Node *> neighbours = consumers(*n, /*lowOnly=*/true);
+      size_t numConsumers = neighbours.size();
       llvm::append_range(neighbours, producers(*n, /*lowOnly=*/true));
-      for (Node *m : neighbours)
-        if (isFollower(*m) && m->cls == PrecisionClass::clear && !m->deny &&
-            !m->low) {
-          m->low = true;
-          m->rule = "clear, next to low-precision " + describe(n->op);
-          worklist.push_back(m);
+      for (auto [i, m] : llvm::enumerate(neighbours)) {
+        if (!isFollower(*m) || m->cls != PrecisionClass::clear || m->deny ||
+            m->low)
+          continue;
+        if (i >= numConsumers && castsMoreBefore(*m)) {
+          m->rule = "clear, selects part of an fp32 input: the cast for " +
+                    describe(n->op) + " converts its result";
+          continue;
         }
+        m->low = true;
+        m->rule = "clear, next to low-precision " + describe(n->op);
+        worklist.push_back(m);
+      }
     }
+  }
+
+  /// Whether painting `node` low would cast more elements before it (its
+  /// low operands that no low op produces; constants are converted at
+  /// compile time) than its low results hold.
+  bool castsMoreBefore(Node &node) {
+    int64_t before = 0, after = 0;
+    for (OpOperand &operand : node.op->getOpOperands()) {
+      if (!isLowOperand(node.op, operand.getOperandNumber()))
+        continue;
+      if (Operation *def = operand.get().getDefiningOp()) {
+        Node *p = lookup(def);
+        if (getFloatConstant(def) || (p && p->low))
+          continue;
+      }
+      before += numElements(operand.get().getType());
+    }
+    for (auto [i, result] : llvm::enumerate(node.op->getResults()))
+      if (isLowResult(node.op, i))
+        after += numElements(result.getType());
+    return before > after;
+  }
+
+  static int64_t numElements(Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.hasStaticShape() ? tensor.getNumElements() : 0;
   }
 
   /// An existing cast to f32 whose users all take its result in low

@@ -17,7 +17,11 @@ def AutoMixedPrecision : Pass<"mpt-auto-mixed-precision", "::mlir::ModuleOp"> {
     2. deny propagates forward through infer/clear ops that lie on a path to
        another infer or deny op;
     3. infer/clear ops between two allow ops run in low precision;
-    4. allow propagates through clear ops, forward and backward;
+    4. allow propagates through clear ops, forward and backward, except
+       backward into a clear op that would then cast more elements before
+       it than its result holds (an embedding of an fp32 table, a slice of
+       an argument, a maximum of two fp32 inputs): that op stays fp32 and
+       its result is cast, the same values from a smaller cast;
     5. an existing `mpt.cast` to f32 whose users all run in low precision
        casts straight to the low type.
 
