@@ -50,6 +50,44 @@ static Operation *findSeed(func::FuncOp func) {
   return seed;
 }
 
+namespace {
+/// The readers of a value of a step's body, by pass: the first op of the
+/// body that reads it before the seed and after it, and the uses after it.
+struct Readers {
+  Operation *firstForward = nullptr, *firstBackward = nullptr;
+  SmallVector<OpOperand *> late;
+};
+} // namespace
+
+static Readers readersOf(Value value, Block &block, Operation *seed) {
+  Readers readers;
+  for (OpOperand &use : value.getUses()) {
+    Operation *at = block.findAncestorOpInBlock(*use.getOwner());
+    bool backward = seed->isBeforeInBlock(at);
+    Operation *&first = backward ? readers.firstBackward : readers.firstForward;
+    if (backward)
+      readers.late.push_back(&use);
+    if (!first || at->isBeforeInBlock(first))
+      first = at;
+  }
+  return readers;
+}
+
+/// Clones `chain` (in order, each marked mpt.recomputed) right before
+/// `at`, and makes `uses` read the last clone's result.
+static void recomputeBefore(Operation *at, ArrayRef<Operation *> chain,
+                            ArrayRef<OpOperand *> uses) {
+  OpBuilder b(at);
+  IRMapping mapping;
+  Operation *copy = nullptr;
+  for (Operation *original : chain) {
+    copy = b.clone(*original, mapping);
+    copy->setAttr(MPTDialect::getRecomputedAttrName(), b.getUnitAttr());
+  }
+  for (OpOperand *use : uses)
+    use->set(copy->getResult(0));
+}
+
 unsigned mpt::recomputeActivations(func::FuncOp func) {
   Operation *seed = findSeed(func);
   if (!seed)
@@ -111,34 +149,14 @@ unsigned mpt::recomputeActivations(func::FuncOp func) {
       };
       inputKept = collect(input);
     }
-    SmallVector<OpOperand *> late;
-    bool early = false;
-    Operation *first = nullptr;
-    for (OpOperand &use : result.getUses()) {
-      Operation *at = backward(use.getOwner());
-      if (!at) {
-        early = true;
-        continue;
-      }
-      late.push_back(&use);
-      if (!first || at->isBeforeInBlock(first))
-        first = at;
-    }
-    if (!inputKept || late.empty())
+    Readers readers = readersOf(result, block, seed);
+    if (!inputKept || readers.late.empty())
       continue;
-    if (!early && chain.empty()) {
-      op->moveBefore(first);
+    if (!readers.firstForward && chain.empty()) {
+      op->moveBefore(readers.firstBackward);
     } else {
-      OpBuilder b(first);
-      IRMapping mapping;
       chain.push_back(op);
-      Operation *copy = nullptr;
-      for (Operation *original : chain) {
-        copy = b.clone(*original, mapping);
-        copy->setAttr(MPTDialect::getRecomputedAttrName(), b.getUnitAttr());
-      }
-      for (OpOperand *use : late)
-        use->set(copy->getResult(0));
+      recomputeBefore(readers.firstBackward, chain, readers.late);
     }
     ++changed;
   }
@@ -176,37 +194,19 @@ unsigned mpt::recomputeWorkingCopies(func::FuncOp func, int64_t minBytes) {
   }
   unsigned changed = 0;
   for (Operation *copy : copies) {
-    // The first reader of each pass (ops of `block`), and the backward
-    // pass's uses.
-    Operation *firstForward = nullptr, *firstBackward = nullptr;
-    SmallVector<OpOperand *> late;
-    for (OpOperand &use : copy->getResult(0).getUses()) {
-      Operation *at = block.findAncestorOpInBlock(*use.getOwner());
-      if (!at)
-        continue;
-      bool backward = seed->isBeforeInBlock(at);
-      Operation *&first = backward ? firstBackward : firstForward;
-      if (backward)
-        late.push_back(&use);
-      if (!first || at->isBeforeInBlock(first))
-        first = at;
-    }
-    if (!firstForward) {
+    Readers readers = readersOf(copy->getResult(0), block, seed);
+    if (!readers.firstForward) {
       // Only the backward pass reads it.
-      if (firstBackward) {
-        copy->moveBefore(firstBackward);
+      if (readers.firstBackward) {
+        copy->moveBefore(readers.firstBackward);
         ++changed;
       }
       continue;
     }
-    copy->moveBefore(firstForward);
-    if (!firstBackward)
+    copy->moveBefore(readers.firstForward);
+    if (!readers.firstBackward)
       continue;
-    OpBuilder b(firstBackward);
-    Operation *again = b.clone(*copy);
-    again->setAttr(MPTDialect::getRecomputedAttrName(), b.getUnitAttr());
-    for (OpOperand *use : late)
-      use->set(again->getResult(0));
+    recomputeBefore(readers.firstBackward, copy, readers.late);
     ++changed;
   }
   return changed;
