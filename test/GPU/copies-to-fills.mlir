@@ -3,7 +3,10 @@
 // it, becomes a fill of the copy's target; a copy after a write to the
 // source, of a partly filled buffer, or of a buffer that an argument may
 // alias after a call, stays. A buffer that is then only filled and freed
-// goes.
+// goes. A copy of a view onto the same view (two equal static subviews of
+// one buffer: what bufferizing an insert_slice of a result computed in
+// place leaves) goes; one between different subviews, or subviews of
+// different buffers, stays.
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-copies-to-fills))" | FileCheck %s
 
 func.func private @opaque(memref<4x16xf32>)
@@ -73,5 +76,26 @@ func.func @unread(%a: memref<64xf32>) {
   linalg.fill ins(%zero : f32) outs(%flat : memref<64xf32>)
   memref.copy %flat, %a : memref<64xf32> to memref<64xf32>
   memref.dealloc %t : memref<4x16xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @self_copies(
+// CHECK-SAME: %[[A:[^:]*]]: memref<8x8xf16>, %[[B:[^:]*]]: memref<8x8xf16>
+// CHECK: %[[S1:.*]] = memref.subview %[[A]][1, 0] [6, 7] [1, 1]
+// CHECK: %[[S3:.*]] = memref.subview %[[A]][0, 0] [6, 7] [1, 1]
+// CHECK-NEXT: memref.copy %[[S1]], %[[S3]]
+// CHECK-NEXT: %[[S4:.*]] = memref.subview %[[B]][1, 0] [6, 7] [1, 1]
+// CHECK-NEXT: memref.copy %[[S1]], %[[S4]]
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @self_copies(%a: memref<8x8xf16>, %b: memref<8x8xf16>) {
+  %s1 = memref.subview %a[1, 0] [6, 7] [1, 1] : memref<8x8xf16> to memref<6x7xf16, strided<[8, 1], offset: 8>>
+  %s2 = memref.subview %a[1, 0] [6, 7] [1, 1] : memref<8x8xf16> to memref<6x7xf16, strided<[8, 1], offset: 8>>
+  memref.copy %s1, %s2 : memref<6x7xf16, strided<[8, 1], offset: 8>> to memref<6x7xf16, strided<[8, 1], offset: 8>>
+  memref.copy %a, %a : memref<8x8xf16> to memref<8x8xf16>
+  %s3 = memref.subview %a[0, 0] [6, 7] [1, 1] : memref<8x8xf16> to memref<6x7xf16, strided<[8, 1]>>
+  memref.copy %s1, %s3 : memref<6x7xf16, strided<[8, 1], offset: 8>> to memref<6x7xf16, strided<[8, 1]>>
+  %s4 = memref.subview %b[1, 0] [6, 7] [1, 1] : memref<8x8xf16> to memref<6x7xf16, strided<[8, 1], offset: 8>>
+  memref.copy %s1, %s4 : memref<6x7xf16, strided<[8, 1], offset: 8>> to memref<6x7xf16, strided<[8, 1], offset: 8>>
   return
 }

@@ -334,6 +334,17 @@ def ParallelLoopsToGPU
     loop uses from between the loops moves above the kernel. `fuse=1` gives
     every loop its own kernel.
 
+    Fills of padded buffers: a loop that fills a whole static buffer with
+    one value, followed (with only ops without memory effects between) by a
+    loop from zero in steps of one over a static unit-stride subview of it
+    that stores to that subview at its induction variables in its body's
+    block and touches the buffer no other way (the zero-padded f16 copy of
+    a weight: the cast into the interior), becomes one loop over the
+    buffer: an iteration inside the subview runs the second loop's body at
+    its induction variables less the subview's offsets, one outside stores
+    the fill's value. One kernel rather than two that must run in turn,
+    and no element written twice.
+
     Vector accesses: a thread runs `width` consecutive iterations of the
     innermost loop, where that lets it load and store up to `vector-bytes`
     bytes at once. An access whose last index is the innermost induction
@@ -396,6 +407,25 @@ def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
     at the chain's shape instead (its dimensions collapsed as the
     expand_shape's groups), so that it fuses into the chain and the Tensor
     Core kernel's epilogue computes it.
+
+    Pads and slices of elementwise results. A `tensor.pad` with a constant
+    value of the result of an all-parallel `linalg.generic` (one result,
+    one user, a payload that does not read its output) becomes the
+    result inserted (`insert_slice`) into a `linalg.fill` of the padded
+    shape made before the generic: `eliminate-empty-tensors` then has the
+    generic write into the fill's interior, one buffer with no unpadded
+    copy (the zero-padded f16 copy of a weight or a batch when
+    `mpt-pad-for-tensor-cores` pads). An `extract_slice` (static, unit
+    strides) of such a generic's result, whose indexing maps are projected
+    permutations and which uses no `linalg.index`, becomes the generic over
+    slices of its inputs: only what is read is computed. And an
+    `extract_slice` of a `tensor.pad` that lies within the pad's source is
+    a slice of the source. Together, the padded f16 loss gradient (a cast
+    of `(y - pad(t)) * s`, sliced to the model's size and padded again) is
+    one generic writing the padded tensor's interior and reading the label
+    itself. None of these touches a generic that reads a matmul's result or
+    the one use of a value of its epilogue chain, which may still become
+    the Tensor Core kernel's epilogue.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -470,6 +500,13 @@ def CopiesToFills : Pass<"mpt-copies-to-fills", "::mlir::func::FuncOp"> {
     stream operation of its own, while a fill is a loop that
     `mpt-parallel-loops-to-gpu` fuses into a neighbouring kernel, and an
     initial value that `mpt-reductions-to-gpu` folds into its kernel.
+
+    A copy whose source and target are the same view (the same value, or
+    equal static `memref.subview`s of one buffer) is erased: bufferization
+    leaves one where an `insert_slice` inserts a result that was computed
+    in place into that slice (the padded f16 copy of a weight, which
+    `mpt-fuse-elementwise` has the cast write into the interior of the
+    zero-filled padded buffer).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

@@ -7,6 +7,11 @@
 // copy is a stream operation of its own, while a fill is a loop that
 // horizontal fusion puts into a neighbouring kernel.
 //
+// And a copy of a view onto the same view is erased: what bufferization
+// leaves of an insert_slice whose source was written into the slice in
+// place (a padded f16 copy of a weight, written into the interior of the
+// zero-filled padded buffer).
+//
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Conversion/Passes.h"
@@ -40,6 +45,25 @@ bool wholeBuffer(Value view) {
   return true; // a function argument
 }
 
+/// Whether `a` and `b` view the same elements of one buffer: the same
+/// value, or equal static subviews of one source (bufferizing an
+/// insert_slice of an op that wrote into that slice in place copies the
+/// slice onto itself).
+bool sameView(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto x = a.getDefiningOp<memref::SubViewOp>();
+  auto y = b.getDefiningOp<memref::SubViewOp>();
+  return x && y && x.getSource() == y.getSource() &&
+         x.getType() == y.getType() && x.getOffsets().empty() &&
+         x.getSizes().empty() && x.getStrides().empty() &&
+         y.getOffsets().empty() && y.getSizes().empty() &&
+         y.getStrides().empty() &&
+         x.getStaticOffsets() == y.getStaticOffsets() &&
+         x.getStaticSizes() == y.getStaticSizes() &&
+         x.getStaticStrides() == y.getStaticStrides();
+}
+
 struct CopiesToFillsPass
     : public mpt::impl::CopiesToFillsBase<CopiesToFillsPass> {
   void runOnOperation() override {
@@ -47,7 +71,9 @@ struct CopiesToFillsPass
     getOperation().walk([&](memref::CopyOp copy) { copies.push_back(copy); });
     llvm::SetVector<Value> sources;
     for (memref::CopyOp copy : copies)
-      if (std::optional<Value> value = filledWith(copy)) {
+      if (sameView(copy.getSource(), copy.getTarget())) {
+        copy.erase();
+      } else if (std::optional<Value> value = filledWith(copy)) {
         OpBuilder b(copy);
         linalg::FillOp::create(b, copy.getLoc(), *value, copy.getTarget());
         sources.insert(mpt::rootOf(copy.getSource()));

@@ -6,16 +6,22 @@
 // the Tensor Core kernels as matmuls with their rounding (and what follows
 // it elementwise) right after them: the fused epilogue.
 //
+// Pads and slices of elementwise results are rewritten so that the op
+// computes only what is read, into the padded tensor itself: no unpadded
+// copy of a padded weight, batch or gradient is made.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mpt/Conversion/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mpt {
@@ -129,6 +135,154 @@ struct CollapseIntoMatmulChain : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// Whether elementwise fusion may still take `op` into a matmul's epilogue
+/// chain: it reads a matmul's result, or the one use of a value of a chain.
+bool mayJoinChain(Operation *op) {
+  return llvm::any_of(op->getOperands(), [](Value v) {
+    Operation *def = producer(v);
+    return isMatmul(def) ||
+           (def && def->hasOneUse() && inChain(def, kChainDepth - 1));
+  });
+}
+
+/// An elementwise generic (all loops parallel, one result with one user,
+/// its payload not reading the output) that the patterns below may
+/// rewrite: not one that may become part of a matmul's epilogue, which
+/// the Tensor Core kernel computes from the accumulators.
+bool isPlainElementwise(linalg::GenericOp op) {
+  return op && op.hasPureTensorSemantics() && op->getNumResults() == 1 &&
+         op->hasOneUse() && op.getNumParallelLoops() == op.getNumLoops() &&
+         !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) &&
+         !mayJoinChain(op);
+}
+
+/// A pad of an elementwise op's result (the zero-padded f16 copy of a
+/// weight: a cast, then a pad to a multiple of 8) becomes the result
+/// inserted into a fill of the padded tensor, made before the op:
+///
+///   %f = linalg.fill ins(%zero) outs(tensor.empty)
+///   %g = linalg.generic ... outs(tensor.empty)
+///   %p = tensor.insert_slice %g into %f [low] [source sizes]
+///
+/// eliminate-empty-tensors then has the op write into the fill's interior
+/// (an extract_slice of %f as its output), and bufferization makes one
+/// buffer that the op writes a view of: the unpadded copy is never made (a
+/// buffer, and a pass over it, fewer).
+struct PadIntoProducer : OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    auto producer = pad.getSource().getDefiningOp<linalg::GenericOp>();
+    Attribute value;
+    RankedTensorType type = pad.getResultType();
+    if (!isPlainElementwise(producer) || !type.hasStaticShape() ||
+        !pad.getSourceType().hasStaticShape() ||
+        !matchPattern(pad.getConstantPaddingValue(), m_Constant(&value)))
+      return failure();
+    Location loc = pad.getLoc();
+    rewriter.setInsertionPoint(producer);
+    Value constant =
+        arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(value));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                          type.getElementType());
+    Value fill =
+        linalg::FillOp::create(rewriter, loc, constant, empty).getResult(0);
+    SmallVector<OpFoldResult> sizes,
+        strides(type.getRank(), rewriter.getIndexAttr(1));
+    for (int64_t d : pad.getSourceType().getShape())
+      sizes.push_back(rewriter.getIndexAttr(d));
+    rewriter.setInsertionPoint(pad);
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        pad, producer->getResult(0), fill, pad.getMixedLowPad(), sizes,
+        strides);
+    return success();
+  }
+};
+
+/// A slice of an elementwise op's result (unit strides, static) becomes
+/// the op over slices of its inputs: the part that is read is the only
+/// part computed. With the pattern above, the zero-padded f16 copy of a
+/// sliced gradient (a cast, a slice back to the model's size, and a pad to
+/// a multiple of 8) is one kernel writing the padded buffer.
+struct SliceIntoProducer : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto producer = slice.getSource().getDefiningOp<linalg::GenericOp>();
+    if (!isPlainElementwise(producer) || producer.hasIndexSemantics() ||
+        !slice.hasUnitStride() || !slice.getType().hasStaticShape() ||
+        slice.getType().getRank() != slice.getSourceType().getRank() ||
+        !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
+             .isIdentity() ||
+        !llvm::all_of(producer.getIndexingMapsArray(), [](AffineMap map) {
+          return map.isProjectedPermutation();
+        }))
+      return failure();
+    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+    if (ShapedType::isDynamicShape(offsets))
+      return failure();
+    ArrayRef<int64_t> sizes = slice.getType().getShape();
+    Location loc = producer.getLoc();
+    rewriter.setInsertionPoint(producer);
+    SmallVector<Value> inputs;
+    for (OpOperand *input : producer.getDpsInputOperands()) {
+      Value v = input->get();
+      AffineMap map = producer.getMatchingIndexingMap(input);
+      if (map.getNumResults() == 0 || !isa<RankedTensorType>(v.getType())) {
+        inputs.push_back(v);
+        continue;
+      }
+      SmallVector<OpFoldResult> o, s,
+          one(map.getNumResults(), rewriter.getIndexAttr(1));
+      for (AffineExpr e : map.getResults()) {
+        unsigned d = cast<AffineDimExpr>(e).getPosition();
+        o.push_back(rewriter.getIndexAttr(offsets[d]));
+        s.push_back(rewriter.getIndexAttr(sizes[d]));
+      }
+      inputs.push_back(
+          tensor::ExtractSliceOp::create(rewriter, loc, v, o, s, one));
+    }
+    Value init = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                         slice.getType().getElementType());
+    auto sliced = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{slice.getType()}, inputs, ValueRange{init},
+        producer.getIndexingMapsArray(), producer.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(producer.getRegion(), sliced.getRegion(),
+                                sliced.getRegion().begin());
+    rewriter.replaceOp(slice, sliced->getResults());
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
+/// A slice of a pad that lies within the padded tensor's source is a slice
+/// of the source (a padded label, sliced back for the loss gradient).
+struct SliceOfPadInterior : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
+    if (!pad || !slice.hasUnitStride() || !slice.getType().hasStaticShape() ||
+        slice.getType().getRank() != slice.getSourceType().getRank() ||
+        !pad.getSourceType().hasStaticShape() ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
+        ShapedType::isDynamicShape(pad.getStaticLow()))
+      return failure();
+    SmallVector<OpFoldResult> offsets;
+    for (auto [o, s, low, d] :
+         llvm::zip(slice.getStaticOffsets(), slice.getType().getShape(),
+                   pad.getStaticLow(), pad.getSourceType().getShape())) {
+      if (o < low || o + s > low + d)
+        return failure();
+      offsets.push_back(rewriter.getIndexAttr(o - low));
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+        slice, slice.getType(), pad.getSource(), offsets, slice.getMixedSizes(),
+        slice.getMixedStrides());
+    return success();
+  }
+};
+
 struct FuseElementwisePass
     : public mpt::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
@@ -155,7 +309,8 @@ struct FuseElementwisePass
       return oneUse(fused) && mayExpand(expanded);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, oneUse);
-    patterns.add<CollapseIntoMatmulChain>(context);
+    patterns.add<CollapseIntoMatmulChain, PadIntoProducer, SliceIntoProducer,
+                 SliceOfPadInterior>(context);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, reshapes);
     tensor::populateBubbleUpExpandShapePatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);

@@ -12,6 +12,10 @@
 // independent reductions), and a kernel launch costs microseconds whether it
 // runs 64 threads or 64 thousand.
 //
+// A fill of a buffer followed by a loop that writes all of an interior view
+// of it (a zero-padded copy) is first made one loop: one kernel, not two
+// that must run in turn.
+//
 // A thread runs `width` consecutive iterations of the innermost loop where
 // that lets it load and store up to `vector-bytes` bytes at once: the
 // accesses whose last index is that loop's induction variable become one
@@ -195,6 +199,122 @@ bool transparent(Operation &op) {
                                UnrealizedConversionCastOp>(op);
 }
 
+/// The buffer and value of a fill loop: a loop over all of a static
+/// identity-layout buffer from zero in steps of one, whose body only stores
+/// one value defined outside it at the induction variables.
+std::optional<std::pair<Value, Value>> fillOf(scf::ParallelOp loop) {
+  Block *body = loop.getBody();
+  auto store = dyn_cast<memref::StoreOp>(body->front());
+  if (!store || &body->front() != body->getTerminator()->getPrevNode() ||
+      store.getIndices() != loop.getInductionVars() ||
+      loop->isAncestor(store.getValueToStore().getParentBlock()->getParentOp()))
+    return std::nullopt;
+  auto type = cast<MemRefType>(store.getMemRef().getType());
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      static_cast<int64_t>(loop.getNumLoops()) != type.getRank())
+    return std::nullopt;
+  for (auto [lb, ub, st, d] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
+                 type.getShape()))
+    if (!matchPattern(lb, m_Zero()) || !matchPattern(st, m_One()) ||
+        getConstantIntValue(ub) != d)
+      return std::nullopt;
+  return std::make_pair(store.getMemRef(), store.getValueToStore());
+}
+
+/// A fill of a buffer followed by a loop that writes every element of a
+/// static interior view of it (the zero-padded f16 copy of a weight: a
+/// fill, then the cast into the interior) becomes one loop over the buffer
+/// whose iterations in the interior run the second loop's body and the
+/// others store the fill's value: one kernel rather than two that must run
+/// in turn, and no element written twice. The second loop must run over
+/// the view from zero in steps of one, store to it at its induction
+/// variables outside any nested region, and not otherwise touch the buffer;
+/// between the two loops, only ops that need no check.
+void mergeFillsIntoInteriors(func::FuncOp func) {
+  SmallVector<std::tuple<scf::ParallelOp, scf::ParallelOp, memref::SubViewOp>>
+      pairs;
+  for (Operation &op : func.getBody().getOps()) {
+    auto fill = dyn_cast<scf::ParallelOp>(op);
+    std::optional<std::pair<Value, Value>> filled;
+    if (!fill || !(filled = fillOf(fill)))
+      continue;
+    Value buffer = filled->first;
+    Operation *next = fill->getNextNode();
+    while (next && !isa<scf::ParallelOp>(next) && transparent(*next) &&
+           !isa<memref::DeallocOp>(next))
+      next = next->getNextNode();
+    auto interior = dyn_cast_or_null<scf::ParallelOp>(next);
+    if (!interior)
+      continue;
+    // The view: the only buffer of `buffer` that the loop stores to.
+    memref::SubViewOp view;
+    bool coversView = false, other = false;
+    interior.getBody()->walk([&](Operation *inner) {
+      auto store = dyn_cast<memref::StoreOp>(inner);
+      for (Value v : inner->getOperands()) {
+        if (!isa<MemRefType>(v.getType()) || mpt::rootOf(v) != buffer)
+          continue;
+        auto sub = v.getDefiningOp<memref::SubViewOp>();
+        if (!store || v != store.getMemRef() || !sub ||
+            sub.getSource() != buffer || (view && sub != view)) {
+          other = true;
+          continue;
+        }
+        view = sub;
+        coversView |= inner->getBlock() == interior.getBody() &&
+                      store.getIndices() == interior.getInductionVars();
+      }
+    });
+    if (other || !view || !coversView || !view.hasUnitStride() ||
+        !view.getOffsets().empty() || !view.getSizes().empty() ||
+        view.getType().getRank() !=
+            static_cast<int64_t>(interior.getNumLoops()))
+      continue;
+    bool fromZero = true;
+    for (auto [lb, ub, st, d] :
+         llvm::zip(interior.getLowerBound(), interior.getUpperBound(),
+                   interior.getStep(), view.getType().getShape()))
+      fromZero &= matchPattern(lb, m_Zero()) && matchPattern(st, m_One()) &&
+                  getConstantIntValue(ub) == d;
+    if (fromZero)
+      pairs.push_back({fill, interior, view});
+  }
+  for (auto [fill, interior, view] : pairs) {
+    auto [buffer, value] = *fillOf(fill);
+    OpBuilder b(interior);
+    Location loc = interior.getLoc();
+    auto merged = scf::ParallelOp::create(b, loc, fill.getLowerBound(),
+                                          fill.getUpperBound(), fill.getStep());
+    b.setInsertionPointToStart(merged.getBody());
+    Value inside;
+    IRMapping map;
+    SmallVector<Value> shifted;
+    for (auto [iv, offset, size, inner] :
+         llvm::zip(merged.getInductionVars(), view.getStaticOffsets(),
+                   view.getType().getShape(), interior.getInductionVars())) {
+      Value at = iv;
+      if (offset != 0)
+        at = arith::SubIOp::create(
+            b, loc, iv, arith::ConstantIndexOp::create(b, loc, offset));
+      // at < size, as unsigned: at >= 0 too.
+      Value in =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at,
+                                arith::ConstantIndexOp::create(b, loc, size));
+      inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
+      map.map(inner, at);
+    }
+    auto branch = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(branch.thenBlock());
+    for (Operation &op : interior.getBody()->without_terminator())
+      b.clone(op, map);
+    b.setInsertionPointToStart(branch.elseBlock());
+    memref::StoreOp::create(b, loc, value, buffer, merged.getInductionVars());
+    interior.erase();
+    fill.erase();
+  }
+}
+
 struct ParallelLoopsToGPUPass
     : public mpt::impl::ParallelLoopsToGPUBase<ParallelLoopsToGPUPass> {
   using ParallelLoopsToGPUBase::ParallelLoopsToGPUBase;
@@ -221,6 +341,7 @@ struct ParallelLoopsToGPUPass
           << static_cast<int64_t>(vectorBytes);
       return signalPassFailure();
     }
+    mergeFillsIntoInteriors(getOperation());
     // Groups of consecutive loops, each independent of the loops before it
     // in its group and of the ops between them (a loop joins the kernel of
     // the group's first loop, so it runs before those ops).

@@ -30,6 +30,7 @@ using namespace mlir;
 static constexpr const char *kFuse =
     "canonicalize,cse,func.func(mpt-fuse-elementwise)";
 static constexpr const char *kBufferize =
+    "eliminate-empty-tensors,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "allow-return-allocs-from-loops "
     "function-boundary-type-conversion=identity-layout-map},"
@@ -122,6 +123,9 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createElementwiseInPlace());
   // A buffer of its own for each result.
   pm.addNestedPass<func::FuncOp>(createDistinctResults());
+  // (kBufferize first eliminates the tensor.empty of a result that is
+  // inserted into a larger tensor, such as a padded f16 copy: the result is
+  // computed in place in that tensor's buffer.)
   parseInto(pm, kBufferize);
   // Fills rather than copies of filled buffers (the zeros that matmuls and
   // reductions start from).
