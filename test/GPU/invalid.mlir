@@ -4,6 +4,7 @@
 // RUN: mpt-opt %t/chip-99.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_99}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/chip-80a.mlir --mpt-lower-to-nvvm=chip=sm_80a -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/parallel-reduction.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
+// RUN: mpt-opt %t/parallel-reduction-interior.mlir --pass-pipeline="builtin.module(func.func(mpt-parallel-loops-to-gpu))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/block-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{block-tile=64x64}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/warp-tile.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{warp-tile=32x0}))" -verify-diagnostics -o /dev/null
 // RUN: mpt-opt %t/stages.mlir --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{stages=9}))" -verify-diagnostics -o /dev/null
@@ -63,6 +64,35 @@ func.func @f(%m: memref<8xf32>) -> f32 {
       scf.reduce.return %r : f32
     }
   }
+  return %s : f32
+}
+
+//--- parallel-reduction-interior.mlir
+// The same after a fill of the buffer whose interior it writes: the loop is
+// not merged with the fill (which would drop its reduction).
+func.func @f(%m: memref<8xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c10 = arith.constant 10 : index
+  %z = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<10xf32>
+  scf.parallel (%i) = (%c0) to (%c10) step (%c1) {
+    memref.store %z, %p[%i] : memref<10xf32>
+    scf.reduce
+  }
+  %v = memref.subview %p[1] [8] [1] : memref<10xf32> to memref<8xf32, strided<[1], offset: 1>>
+  // expected-error @+1 {{mpt-parallel-loops-to-gpu: a parallel loop with a reduction result is not supported}}
+  %s = scf.parallel (%i) = (%c0) to (%c8) step (%c1) init (%z) -> f32 {
+    %x = memref.load %m[%i] : memref<8xf32>
+    memref.store %x, %v[%i] : memref<8xf32, strided<[1], offset: 1>>
+    scf.reduce(%x : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      scf.reduce.return %r : f32
+    }
+  }
+  memref.dealloc %p : memref<10xf32>
   return %s : f32
 }
 

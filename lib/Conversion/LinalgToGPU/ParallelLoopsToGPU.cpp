@@ -205,7 +205,8 @@ bool transparent(Operation &op) {
 std::optional<std::pair<Value, Value>> fillOf(scf::ParallelOp loop) {
   Block *body = loop.getBody();
   auto store = dyn_cast<memref::StoreOp>(body->front());
-  if (!store || &body->front() != body->getTerminator()->getPrevNode() ||
+  if (!store || loop.getNumResults() != 0 ||
+      &body->front() != body->getTerminator()->getPrevNode() ||
       store.getIndices() != loop.getInductionVars() ||
       loop->isAncestor(store.getValueToStore().getParentBlock()->getParentOp()))
     return std::nullopt;
@@ -245,7 +246,7 @@ void mergeFillsIntoInteriors(func::FuncOp func) {
            !isa<memref::DeallocOp>(next))
       next = next->getNextNode();
     auto interior = dyn_cast_or_null<scf::ParallelOp>(next);
-    if (!interior)
+    if (!interior || interior.getNumResults() != 0)
       continue;
     // The view: the only buffer of `buffer` that the loop stores to.
     memref::SubViewOp view;
