@@ -431,6 +431,38 @@ def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConsumeEarly : Pass<"mpt-consume-early", "::mlir::func::FuncOp"> {
+  let summary = "Elementwise ops that free more than they take run as early as their operands allow";
+  let description = [{
+    Moves an all-parallel `linalg.generic` with one result to right after
+    the last op of the function's block that makes a value it reads (its
+    operands, the operands of the slices it reads, the values its body takes
+    from outside), when the tensors that die in it (inputs made in the
+    block with no other user, or whose one `tensor.extract_slice` only it
+    reads) have more bytes than its result; or as many, when it only reads
+    a matmul's result that nothing else reads and makes a tensor of that
+    type (the rounding of a low-precision gradient to f16 and back to f32,
+    which the Tensor Core kernel's epilogue computes, and which elementwise
+    fusion with a widening cast made late leaves far from its matmul). An
+    `extract_slice` that only it reads moves with it, and so does its
+    static `tensor.empty` destination (which other ops may share: an
+    in-place update keeps writing over it). Scalar arithmetic that it reads
+    (pure ops that make scalars or rank-0 tensors, up to eight back: the
+    reciprocal of the loss scale) moves up too, each op as early as its own
+    operands allow.
+
+    From there on, the memory it frees is free, and its result takes less.
+    In a mixed step whose weights `mpt-pad-for-tensor-cores` pads, each
+    weight gradient is a slice of a padded f32 accumulator that the
+    unscaling reads; the unscaling of all of them otherwise waits for the
+    last gradient, and every layer's accumulator is alive at the end of the
+    backward pass. An op that frees only as much as it takes otherwise (the
+    unscaling of an unpadded gradient, in place) stays where it is, with
+    the independent ops that horizontal fusion puts into its kernel.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def UntieEmptyTensors
     : Pass<"mpt-untie-empty-tensors", "::mlir::func::FuncOp"> {
   let summary = "One tensor.empty for each chain of ops that write into one";

@@ -116,6 +116,9 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   split.keepSimtColumnSums = options.columnSums;
   split.tf32 = options.tf32 && chipNumber(options.chip) >= 80;
   pm.addNestedPass<func::FuncOp>(createSplitReductions(split));
+  // Elementwise ops that free more than they take (the unscaling of a
+  // padded gradient's slice) right after their operands are made.
+  pm.addNestedPass<func::FuncOp>(createConsumeEarly());
   // Each result its own buffer: no order between unrelated kernels that a
   // shared buffer would impose.
   pm.addNestedPass<func::FuncOp>(createUntieEmptyTensors());
