@@ -199,6 +199,14 @@ struct PadIntoProducer : OpRewritePattern<tensor::PadOp> {
   }
 };
 
+/// Whether `slice` has static offsets and sizes, unit strides and the rank
+/// of its source.
+bool isStaticSlice(tensor::ExtractSliceOp slice) {
+  return slice.hasUnitStride() && slice.getType().hasStaticShape() &&
+         slice.getType().getRank() == slice.getSourceType().getRank() &&
+         !ShapedType::isDynamicShape(slice.getStaticOffsets());
+}
+
 /// A slice of an elementwise op's result (unit strides, static) becomes
 /// the op over slices of its inputs: the part that is read is the only
 /// part computed. With the pattern above, the zero-padded f16 copy of a
@@ -210,8 +218,7 @@ struct SliceIntoProducer : OpRewritePattern<tensor::ExtractSliceOp> {
                                 PatternRewriter &rewriter) const override {
     auto producer = slice.getSource().getDefiningOp<linalg::GenericOp>();
     if (!isPlainElementwise(producer) || producer.hasIndexSemantics() ||
-        !slice.hasUnitStride() || !slice.getType().hasStaticShape() ||
-        slice.getType().getRank() != slice.getSourceType().getRank() ||
+        !isStaticSlice(slice) ||
         !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
              .isIdentity() ||
         !llvm::all_of(producer.getIndexingMapsArray(), [](AffineMap map) {
@@ -219,8 +226,6 @@ struct SliceIntoProducer : OpRewritePattern<tensor::ExtractSliceOp> {
         }))
       return failure();
     ArrayRef<int64_t> offsets = slice.getStaticOffsets();
-    if (ShapedType::isDynamicShape(offsets))
-      return failure();
     ArrayRef<int64_t> sizes = slice.getType().getShape();
     Location loc = producer.getLoc();
     rewriter.setInsertionPoint(producer);
@@ -262,10 +267,8 @@ struct SliceOfPadInterior : OpRewritePattern<tensor::ExtractSliceOp> {
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
                                 PatternRewriter &rewriter) const override {
     auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
-    if (!pad || !slice.hasUnitStride() || !slice.getType().hasStaticShape() ||
-        slice.getType().getRank() != slice.getSourceType().getRank() ||
+    if (!pad || !isStaticSlice(slice) ||
         !pad.getSourceType().hasStaticShape() ||
-        ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
         ShapedType::isDynamicShape(pad.getStaticLow()))
       return failure();
     SmallVector<OpFoldResult> offsets;
