@@ -11,6 +11,20 @@ using namespace mlir;
 
 void mpt::buildAMPPipeline(OpPassManager &pm,
                            const AMPPipelineOptions &options) {
+  // pad-parameters: the forward graph's precision first, then its padding,
+  // which gives the parameters that low-precision contractions pad their
+  // padded shape; the step is built from that graph and carries them.
+  if (options.padParameters) {
+    AutoMixedPrecisionOptions forward;
+    forward.target = options.target;
+    forward.type = options.type;
+    forward.lists = options.lists;
+    pm.addPass(createAutoMixedPrecision(forward));
+    PadForTensorCoresOptions pad;
+    pad.maxOverhead = options.maxOverhead;
+    pad.padParameters = true;
+    pm.addPass(createPadForTensorCores(pad));
+  }
   BuildTrainStepOptions step;
   step.optimizer = options.optimizer;
   step.lr = options.lr;
@@ -34,7 +48,7 @@ void mpt::buildAMPPipeline(OpPassManager &pm,
   amp.report = options.report;
   amp.printStats = options.printStats;
   pm.addPass(createAutoMixedPrecision(amp));
-  if (options.pad) {
+  if (options.pad || options.padParameters) {
     PadForTensorCoresOptions pad;
     pad.maxOverhead = options.maxOverhead;
     pad.printStats = options.printStats;

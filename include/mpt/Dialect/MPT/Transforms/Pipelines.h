@@ -65,6 +65,13 @@ struct AMPPipelineOptions
                    llvm::cl::desc("Pad low-precision contractions for "
                                   "Tensor Cores"),
                    llvm::cl::init(true)};
+  Option<bool> padParameters{
+      *this, "pad-parameters",
+      llvm::cl::desc("Pad the parameters that low-precision contractions pad "
+                     "in the signature, once, instead of at every step "
+                     "(implies pad; precision and padding run on the forward "
+                     "graph first)"),
+      llvm::cl::init(false)};
   Option<bool> printStats{*this, "print-stats",
                           llvm::cl::desc("Print the statistics of the "
                                          "precision and padding passes"),
