@@ -13,7 +13,9 @@ mean squared error loss. About 30% of the cases are convolutional
 classifiers instead (see cnn(): NCHW or NHWC, strides, dilations, uneven
 padding, groups, batch norms, pools), drawn from a generator of their own. The step is built in fp32 (`mpt-build-train-step`)
 or mixed precision (`mpt-amp-pipeline`, f16 or bf16, with loss scaling and
-fp32 master weights) with SGD, momentum or Adam, then run once on the CPU
+fp32 master weights; half of them with every working copy made again,
+recompute-bytes=0, and a quarter with pad-parameters, each drawn from a
+generator of its own) with SGD, momentum or Adam, then run once on the CPU
 and once by the GPU emulator for a chip from sm_70 to sm_90a with random
 kernel options (on sm_90a sometimes clusters of two blocks, cluster-m=2
 or cluster-n=2 or both, and the TMA store epilogue, tma-store=1, drawn
@@ -281,7 +283,7 @@ def cnn(rng):
 CNN_SHARE = 0.3
 
 
-def draw(rng, cluster_rng, cluster_n_rng, cnn_rng, copy_rng):
+def draw(rng, cluster_rng, cluster_n_rng, cnn_rng, copy_rng, pad_rng):
     """(model text, mpt-opt flags, emulate-gpu options, run seed)."""
     clustered = cluster_rng.random() < 0.4
     clustered_n = cluster_n_rng.random() < 0.3
@@ -305,6 +307,10 @@ def draw(rng, cluster_rng, cluster_n_rng, cnn_rng, copy_rng):
         # backward pass (mpt-master-weights; the default takes only copies
         # of 256 KiB or more, which these models do not have).
         recompute = " recompute-bytes=0" if copy_rng.random() < 0.5 else ""
+        # A quarter pad parameters in the signature (pad-parameters: the
+        # step carries them padded, with mpt.logical_shape).
+        if pad_rng.random() < 0.25:
+            recompute += " pad-parameters"
         flags = ["--mpt-amp-pipeline=type=%s optimizer=%s lr=0.01%s"
                  % (precision, optimizer, recompute)]
     chip = CHIPS[rng.integers(len(CHIPS))]
@@ -350,13 +356,14 @@ def main():
     cluster_n_rng = np.random.default_rng([args.seed, 3])
     cnn_rng = np.random.default_rng([args.seed, 4])
     copy_rng = np.random.default_rng([args.seed, 5])
+    pad_rng = np.random.default_rng([args.seed, 6])
     compare = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "compare_results.py")
     failed, conflicted = 0, 0
     for i in range(args.cases):
         text, flags, options, seed, precision = draw(rng, cluster_rng,
                                                      cluster_n_rng, cnn_rng,
-                                                     copy_rng)
+                                                     copy_rng, pad_rng)
         d = os.path.join(args.dir, "case%d" % i)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "model.mlir"), "w") as f:
