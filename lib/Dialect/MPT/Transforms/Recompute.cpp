@@ -194,19 +194,26 @@ unsigned mpt::recomputeWorkingCopies(func::FuncOp func, int64_t minBytes) {
   }
   unsigned changed = 0;
   for (Operation *copy : copies) {
-    Readers readers = readersOf(copy->getResult(0), block, seed);
-    if (!readers.firstForward) {
-      // Only the backward pass reads it.
-      if (readers.firstBackward) {
-        copy->moveBefore(readers.firstBackward);
-        ++changed;
-      }
+    // A copy that only a pad reads (mpt-pad-for-tensor-cores) is made with
+    // its pad: the padded copy is what the passes read.
+    SmallVector<Operation *> chain = {copy};
+    if (copy->hasOneUse() && isa<PadOp>(*copy->user_begin()) &&
+        copy->user_begin()->getBlock() == &block &&
+        copy->user_begin()->isBeforeInBlock(seed))
+      chain.push_back(*copy->user_begin());
+    Readers readers = readersOf(chain.back()->getResult(0), block, seed);
+    Operation *first =
+        readers.firstForward ? readers.firstForward : readers.firstBackward;
+    if (!first)
+      continue;
+    for (Operation *op : chain)
+      op->moveBefore(first);
+    if (!readers.firstForward || !readers.firstBackward) {
+      // Only one pass reads it.
+      changed += !readers.firstForward;
       continue;
     }
-    copy->moveBefore(readers.firstForward);
-    if (!readers.firstBackward)
-      continue;
-    recomputeBefore(readers.firstBackward, copy, readers.late);
+    recomputeBefore(readers.firstBackward, chain, readers.late);
     ++changed;
   }
   return changed;

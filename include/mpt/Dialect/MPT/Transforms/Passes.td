@@ -285,7 +285,9 @@ def MasterWeights : Pass<"mpt-master-weights", "::mlir::ModuleOp"> {
     element for f32 to f16, and a kernel launch on the GPU), and takes the
     copy out of the one kernel that makes the small copies at the start of
     the step; hence the threshold (default 256 KiB). `-1` keeps every copy at
-    the start of the step; `0` treats them all this way.
+    the start of the step; `0` treats them all this way. A copy that only an
+    `mpt.pad` reads (`mpt-pad-for-tensor-cores` ran before: the zero-padded
+    copy) is made with its pad, and both are made again.
   }];
   let options = [
     Option<"keepLowCopy", "keep-low-copy", "bool", /*default=*/"false",
