@@ -534,9 +534,9 @@ def CopiesToFills : Pass<"mpt-copies-to-fills", "::mlir::func::FuncOp"> {
     initial value that `mpt-reductions-to-gpu` folds into its kernel.
 
     A copy whose source and target are the same view (the same value, or
-    equal static `memref.subview`s of one buffer) is erased: bufferization
-    leaves one where an `insert_slice` inserts a result that was computed
-    in place into that slice (the padded f16 copy of a weight, which
+    `memref.subview`s of one buffer with the same offsets, sizes and
+    strides) is erased: bufferization leaves one where an `insert_slice`
+    inserts a result that was computed in place into that slice (the padded f16 copy of a weight, which
     `mpt-fuse-elementwise` has the cast write into the interior of the
     zero-filled padded buffer).
   }];

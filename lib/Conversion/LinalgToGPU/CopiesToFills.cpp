@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -46,22 +47,15 @@ bool wholeBuffer(Value view) {
 }
 
 /// Whether `a` and `b` view the same elements of one buffer: the same
-/// value, or equal static subviews of one source (bufferizing an
-/// insert_slice of an op that wrote into that slice in place copies the
-/// slice onto itself).
+/// value, or equal subviews of one source (bufferizing an insert_slice of an
+/// op that wrote into that slice in place copies the slice onto itself).
 bool sameView(Value a, Value b) {
   if (a == b)
     return true;
   auto x = a.getDefiningOp<memref::SubViewOp>();
   auto y = b.getDefiningOp<memref::SubViewOp>();
   return x && y && x.getSource() == y.getSource() &&
-         x.getType() == y.getType() && x.getOffsets().empty() &&
-         x.getSizes().empty() && x.getStrides().empty() &&
-         y.getOffsets().empty() && y.getSizes().empty() &&
-         y.getStrides().empty() &&
-         x.getStaticOffsets() == y.getStaticOffsets() &&
-         x.getStaticSizes() == y.getStaticSizes() &&
-         x.getStaticStrides() == y.getStaticStrides();
+         x.getType() == y.getType() && x.isSameAs(y, isEqualConstantIntOrValue);
 }
 
 struct CopiesToFillsPass
