@@ -125,7 +125,7 @@ struct ConsumeEarlyPass : public mpt::impl::ConsumeEarlyBase<ConsumeEarlyPass> {
       def = body.findAncestorOpInBlock(*def);
       if (!def)
         return;
-      if (depth > 0 && isScalar(def) && def->isBeforeInBlock(op)) {
+      if (depth > 0 && isScalar(def)) {
         for (Value operand : def->getOperands())
           need(operand, depth - 1);
         scalars.push_back(def);

@@ -199,6 +199,18 @@ bool transparent(Operation &op) {
                                UnrealizedConversionCastOp>(op);
 }
 
+/// Whether `loop` runs over `shape` from zero in steps of one.
+bool spans(scf::ParallelOp loop, ArrayRef<int64_t> shape) {
+  if (loop.getNumLoops() != shape.size())
+    return false;
+  for (auto [lb, ub, st, d] : llvm::zip(
+           loop.getLowerBound(), loop.getUpperBound(), loop.getStep(), shape))
+    if (!matchPattern(lb, m_Zero()) || !matchPattern(st, m_One()) ||
+        getConstantIntValue(ub) != d)
+      return false;
+  return true;
+}
+
 /// The buffer and value of a fill loop: a loop over all of a static
 /// identity-layout buffer from zero in steps of one, whose body only stores
 /// one value defined outside it at the induction variables.
@@ -212,14 +224,8 @@ std::optional<std::pair<Value, Value>> fillOf(scf::ParallelOp loop) {
     return std::nullopt;
   auto type = cast<MemRefType>(store.getMemRef().getType());
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      static_cast<int64_t>(loop.getNumLoops()) != type.getRank())
+      !spans(loop, type.getShape()))
     return std::nullopt;
-  for (auto [lb, ub, st, d] :
-       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
-                 type.getShape()))
-    if (!matchPattern(lb, m_Zero()) || !matchPattern(st, m_One()) ||
-        getConstantIntValue(ub) != d)
-      return std::nullopt;
   return std::make_pair(store.getMemRef(), store.getValueToStore());
 }
 
@@ -267,18 +273,9 @@ void mergeFillsIntoInteriors(func::FuncOp func) {
                       store.getIndices() == interior.getInductionVars();
       }
     });
-    if (other || !view || !coversView || !view.hasUnitStride() ||
-        !view.getOffsets().empty() || !view.getSizes().empty() ||
-        view.getType().getRank() !=
-            static_cast<int64_t>(interior.getNumLoops()))
-      continue;
-    bool fromZero = true;
-    for (auto [lb, ub, st, d] :
-         llvm::zip(interior.getLowerBound(), interior.getUpperBound(),
-                   interior.getStep(), view.getType().getShape()))
-      fromZero &= matchPattern(lb, m_Zero()) && matchPattern(st, m_One()) &&
-                  getConstantIntValue(ub) == d;
-    if (fromZero)
+    if (!other && view && coversView && view.hasUnitStride() &&
+        view.getOffsets().empty() && view.getSizes().empty() &&
+        spans(interior, view.getType().getShape()))
       pairs.push_back({fill, interior, view});
   }
   for (auto [fill, interior, view] : pairs) {
@@ -290,7 +287,6 @@ void mergeFillsIntoInteriors(func::FuncOp func) {
     b.setInsertionPointToStart(merged.getBody());
     Value inside;
     IRMapping map;
-    SmallVector<Value> shifted;
     for (auto [iv, offset, size, inner] :
          llvm::zip(merged.getInductionVars(), view.getStaticOffsets(),
                    view.getType().getShape(), interior.getInductionVars())) {
