@@ -426,7 +426,21 @@ def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
     itself. None of these touches a generic that reads a matmul's result or
     the one use of a value of its epilogue chain, which may still become
     the Tensor Core kernel's epilogue.
+
+    Convolution gradients that `mpt-conv-to-gemm` takes to Tensor Cores
+    (16-bit operands, or f32 ones with `tf32`) take no producer: that pass
+    rewrites the generic only with the two operands `convert-mpt-to-linalg`
+    gave it. The output gradient of the first convolution (its batch norm's
+    or activation's backward, which nothing else reads) would otherwise fuse
+    in and keep the gradient a SIMT loop, and so would the f16 copy of a
+    filter or an input that `mpt-master-weights` makes right before it.
+    Into an f32 gradient without `tf32` (a loop either way) producers fuse.
   }];
+  let options = [
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "f32 convolution gradients go to Tensor Cores (as in "
+           "mpt-conv-to-gemm{tf32}): no producer fuses into them">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -298,9 +298,36 @@ struct ConvToGemmPass : public mpt::impl::ConvToGemmBase<ConvToGemmPass> {
           b, loc, RankedTensorType::get({depth, filters}, acc), init,
           SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
     }
+    // NCHW: the patch columns are the product's columns, which the Tensor
+    // Core kernels take in rows of 16 bytes (8 16-bit or 4 f32 elements).
+    // Pad them with zero columns (3 input channels: 27 -> 32 in f16) and
+    // take the product's first `depth` columns.
+    int64_t padded =
+        llvm::alignTo(depth, 128 / element.getIntOrFloatBitWidth());
+    if (nchw && padded != depth) {
+      auto pad = [&](Value v, Type type) -> Value {
+        SmallVector<OpFoldResult> lo(2, b.getIndexAttr(0)),
+            hi = {b.getIndexAttr(0), b.getIndexAttr(padded - depth)};
+        auto shaped = cast<RankedTensorType>(v.getType());
+        Value zero =
+            arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
+        return tensor::PadOp::create(
+            b, loc, RankedTensorType::get({shaped.getDimSize(0), padded}, type),
+            v, lo, hi, zero);
+      };
+      rhs = pad(rhs, element);
+      init2d = pad(init2d, acc);
+    }
     Value product = linalg::MatmulOp::create(b, loc, ValueRange{lhs, rhs},
                                              ValueRange{init2d})
                         .getResult(0);
+    if (nchw && padded != depth)
+      product = tensor::ExtractSliceOp::create(
+          b, loc, RankedTensorType::get({filters, depth}, acc), product,
+          ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(filters),
+                                 b.getIndexAttr(depth)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
     Value dw = tensor::ExpandShapeOp::create(
         b, loc, type, product,
         nchw ? SmallVector<ReassociationIndices>{{0}, {1, 2, 3}}

@@ -81,17 +81,6 @@ bool isConvGradient(Operation *op) {
          op->hasAttr(mpt::kFilterGradientAttrName);
 }
 
-/// Whether `op` is an elementwise generic that changes the element type of
-/// its input (a cast).
-bool isCast(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops())
-    return false;
-  return getElementTypeOrSelf(generic.getDpsInputOperand(0)->get()) !=
-         getElementTypeOrSelf(generic->getResult(0));
-}
-
 /// Whether reshape propagation may change `op` (the linalg op it would
 /// expand): not a matmul, nor an op of a matmul's chain.
 bool mayExpand(Operation *op) {
@@ -288,18 +277,31 @@ struct SliceOfPadInterior : OpRewritePattern<tensor::ExtractSliceOp> {
 
 struct FuseElementwisePass
     : public mpt::impl::FuseElementwiseBase<FuseElementwisePass> {
+  using Base::Base;
+
+  /// Whether mpt-conv-to-gemm takes a convolution gradient over `t` to
+  /// Tensor Cores.
+  bool onTensorCores(Type t) const {
+    auto f = dyn_cast<FloatType>(getElementTypeOrSelf(t));
+    return f && (f.getWidth() < 32 || (tf32 && f.isF32()));
+  }
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
-    // Upstream's control: the producer has no other user. And no cast
+    // Upstream's control: the producer has no other user. And nothing
     // fuses into the convolution gradients that mpt-conv-to-gemm takes to
-    // Tensor Cores: with the f16 copy of a filter or an input made right
-    // before its reader (mpt-master-weights), the gradient would read f32
-    // and stay a SIMT loop.
-    linalg::ControlFusionFn oneUse = [](OpOperand *fused) {
+    // Tensor Cores (16-bit operands; f32 ones with tf32), which it rewrites
+    // only with the two operands convert-mpt-to-linalg gave them: the f16
+    // copy of a filter or an input made right before its reader
+    // (mpt-master-weights), or an output gradient that only the gradient
+    // reads (the batch norm's backward before the first convolution),
+    // fused in, would keep the gradient a SIMT loop.
+    linalg::ControlFusionFn oneUse = [&](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
       return producer && producer->hasOneUse() &&
-             !(isConvGradient(fused->getOwner()) && isCast(producer));
+             !(isConvGradient(fused->getOwner()) &&
+               onTensorCores(fused->get().getType()));
     };
     // Reshapes: a collapse_shape into the op that uses it (the owner), or an
     // expand_shape of an op's result (the producer).

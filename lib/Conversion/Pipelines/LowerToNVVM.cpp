@@ -25,10 +25,6 @@ using namespace mlir;
 /// Bufferization as for the CPU: static buffers, results as out-parameters,
 /// marked `bufferize.result`: a result was a fresh buffer, so the kernels'
 /// grouping may take it to overlap no other buffer.
-// Elementwise fusion that keeps matmuls named (Tensor Core kernels) and
-// their roundings next to them (epilogues).
-static constexpr const char *kFuse =
-    "canonicalize,cse,func.func(mpt-fuse-elementwise)";
 static constexpr const char *kBufferize =
     "eliminate-empty-tensors,"
     "one-shot-bufferize{bufferize-function-boundaries "
@@ -90,7 +86,13 @@ template <typename Derived>
 void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
                                   const GPUKernelOptions<Derived> &options) {
   pm.addPass(createConvertMPTToLinalg(ConvertMPTToLinalgOptions{/*gpu=*/true}));
-  parseInto(pm, kFuse);
+  // Elementwise fusion that keeps matmuls named (Tensor Core kernels) and
+  // their roundings next to them (epilogues), and the convolution gradients
+  // that go to Tensor Cores as mpt-conv-to-gemm takes them.
+  parseInto(pm, "canonicalize,cse");
+  FuseElementwiseOptions fuse;
+  fuse.tf32 = options.tf32;
+  pm.addNestedPass<func::FuncOp>(createFuseElementwise(fuse));
   // Low-precision convolutions become im2col and a matmul (Tensor Cores),
   // after elementwise fusion, which would fuse the im2col back.
   ConvToGemmOptions convs;
