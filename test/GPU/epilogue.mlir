@@ -151,3 +151,103 @@ func.func @residual_view(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %res: mem
   }
   return
 }
+
+// A padded weight gradient's unscaling reads the unpadded part of the
+// product (a view from the origin): the kernel evaluates it there only,
+// element by element, and stores into the 63 x 63 gradient; the padded f32
+// temporary is never allocated. (A view elsewhere, or one another op reads
+// as well, keeps the temporary.)
+// REMARK: remark: matmul 64x64x16 on Tensor Cores: mma.sync {{.*}}, fused epilogue (mulf) into f32, stored inside 63x63 (the products outside are dropped)
+// WGMMA: remark: matmul 64x64x16 on Tensor Cores: wgmma {{.*}}, fused epilogue (mulf) into f32, stored inside 63x63 (the products outside are dropped)
+// CHECK-LABEL: func.func @padded_unscale(
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.
+// CHECK: gpu.launch
+// CHECK: nvgpu.mma.sync
+// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %c63
+// CHECK: scf.if %[[ROW]] {
+// CHECK: %[[COL:.*]] = arith.cmpi ult, %{{.*}}, %c63
+// CHECK: scf.if %[[COL]] {
+// CHECK: %[[S:.*]] = memref.load %arg2[] : memref<f32>
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %[[S]] : f32
+// CHECK: memref.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<63x63xf32>
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @padded_unscale(%a: memref<64x16xf16>, %b: memref<16x64xf16>, %s: memref<f32>, %out: memref<63x63xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x16xf16>, memref<16x64xf16>) outs(%t : memref<64x64xf32>)
+  %v = memref.subview %t[0, 0] [63, 63] [1, 1] : memref<64x64xf32> to memref<63x63xf32, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> ()>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%v, %s : memref<63x63xf32, strided<[64, 1]>>, memref<f32>) outs(%out : memref<63x63xf32>) {
+  ^bb0(%x: f32, %k: f32, %o: f32):
+    %y = arith.mulf %x, %k : f32
+    linalg.yield %y : f32
+  }
+  return
+}
+
+// REMARK: remark: matmul 64x64x16 on Tensor Cores: mma.sync {{.*}}, products stored into C (its zero fill dropped){{$}}
+// CHECK-LABEL: func.func @offset_view(
+// CHECK: memref.alloc() : memref<64x64xf32>
+// CHECK: gpu.launch
+// CHECK: linalg.generic
+func.func @offset_view(%a: memref<64x16xf16>, %b: memref<16x64xf16>, %out: memref<63x63xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x16xf16>, memref<16x64xf16>) outs(%t : memref<64x64xf32>)
+  %v = memref.subview %t[1, 1] [63, 63] [1, 1] : memref<64x64xf32> to memref<63x63xf32, strided<[64, 1], offset: 65>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%v : memref<63x63xf32, strided<[64, 1], offset: 65>>) outs(%out : memref<63x63xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// REMARK: remark: matmul 64x64x16 on Tensor Cores: mma.sync {{.*}}, products stored into C (its zero fill dropped){{$}}
+// CHECK-LABEL: func.func @view_read_twice(
+// CHECK: memref.alloc() : memref<64x64xf32>
+// CHECK: gpu.launch
+// CHECK: linalg.generic
+// CHECK: linalg.copy
+func.func @view_read_twice(%a: memref<64x16xf16>, %b: memref<16x64xf16>, %out: memref<63x63xf32>, %copy: memref<63x63xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x16xf16>, memref<16x64xf16>) outs(%t : memref<64x64xf32>)
+  %v = memref.subview %t[0, 0] [63, 63] [1, 1] : memref<64x64xf32> to memref<63x63xf32, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%v : memref<63x63xf32, strided<[64, 1]>>) outs(%out : memref<63x63xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  linalg.copy ins(%v : memref<63x63xf32, strided<[64, 1]>>) outs(%copy : memref<63x63xf32>)
+  return
+}
+
+// The tiled SIMT kernel (K = 12 takes no asynchronous copies) stores the
+// same way.
+// REMARK: remark: matmul not on Tensor Cores (SIMT kernel): {{.*}}, fused epilogue (mulf) into f32, stored inside 63x63 (the products outside are dropped)
+// CHECK-LABEL: func.func @padded_unscale_simt(
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] : memref<63x63xf32>
+// CHECK: return
+func.func @padded_unscale_simt(%a: memref<64x12xf16>, %b: memref<12x64xf16>, %s: memref<f32>, %out: memref<63x63xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x12xf16>, memref<12x64xf16>) outs(%t : memref<64x64xf32>)
+  %v = memref.subview %t[0, 0] [63, 63] [1, 1] : memref<64x64xf32> to memref<63x63xf32, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> ()>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%v, %s : memref<63x63xf32, strided<[64, 1]>>, memref<f32>) outs(%out : memref<63x63xf32>) {
+  ^bb0(%x: f32, %k: f32, %o: f32):
+    %y = arith.mulf %x, %k : f32
+    linalg.yield %y : f32
+  }
+  return
+}

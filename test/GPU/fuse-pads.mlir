@@ -11,7 +11,11 @@
 // padded tensor, reading the label itself. Not rewritten: an op whose
 // result has another user, whose payload reads its output, or that reads a
 // matmul's result (the rounding that the Tensor Core kernel's epilogue
-// computes), and a slice that reaches into the padding.
+// computes), and a slice that reaches into the padding. Except that a
+// rounding that keeps f32 (a padded weight gradient's), sliced from the
+// origin, reads the slice of the product and fuses with the unscaling that
+// reads it: the Tensor Core kernel's epilogue then stores the unpadded
+// gradient (epilogue.mlir).
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-fuse-elementwise))" | FileCheck %s
 
 #id = affine_map<(i, j) -> (i, j)>
@@ -146,4 +150,46 @@ func.func @kept(%w: tensor<6x7xf32>, %a: tensor<8x8xf16>, %b: tensor<8x8xf16>, %
   } : tensor<6x7xf32> to tensor<8x8xf32>
   %st = tensor.extract_slice %tp[0, 0] [6, 8] [1, 1] : tensor<8x8xf32> to tensor<6x8xf32>
   return %p, %c, %po, %pr, %sr, %st : tensor<8x8xf16>, tensor<6x7xf16>, tensor<8x8xf16>, tensor<10x10xf16>, tensor<6x7xf16>, tensor<6x8xf32>
+}
+
+// CHECK-LABEL: func.func @padded_gradient(
+// CHECK: %[[M:.*]] = linalg.matmul
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[M]][0, 0] [7, 7] [1, 1] : tensor<8x8xf32> to tensor<7x7xf32>
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} ins(%[[S]], %{{.*}} : tensor<7x7xf32>, tensor<f32>) outs(%{{.*}} : tensor<7x7xf32>)
+// CHECK: arith.truncf
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[M]] : tensor<8x8xf32>) outs(%{{.*}} : tensor<8x8xf32>)
+// CHECK: tensor.extract_slice %[[R]][1, 1] [7, 7] [1, 1]
+// CHECK: return
+func.func @padded_gradient(%a: tensor<8x8xf16>, %b: tensor<8x8xf16>, %s: tensor<f32>) -> (tensor<7x7xf32>, tensor<7x7xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ea = tensor.empty() : tensor<8x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x8xf16>, tensor<8x8xf16>) outs(%acc : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %round = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<8x8xf32>) outs(%ea : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = arith.truncf %in : f32 to f16
+    %w = arith.extf %t : f16 to f32
+    linalg.yield %w : f32
+  } -> tensor<8x8xf32>
+  %sl = tensor.extract_slice %round[0, 0] [7, 7] [1, 1] : tensor<8x8xf32> to tensor<7x7xf32>
+  %e7 = tensor.empty() : tensor<7x7xf32>
+  %g = linalg.generic {indexing_maps = [#id, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%sl, %s : tensor<7x7xf32>, tensor<f32>) outs(%e7 : tensor<7x7xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %u = arith.mulf %in, %k : f32
+    linalg.yield %u : f32
+  } -> tensor<7x7xf32>
+  // Not from the origin: the rounding stays whole.
+  %round2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m : tensor<8x8xf32>) outs(%ea : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = arith.truncf %in : f32 to f16
+    %w = arith.extf %t : f16 to f32
+    linalg.yield %w : f32
+  } -> tensor<8x8xf32>
+  %sl2 = tensor.extract_slice %round2[1, 1] [7, 7] [1, 1] : tensor<8x8xf32> to tensor<7x7xf32>
+  return %g, %sl2 : tensor<7x7xf32>, tensor<7x7xf32>
 }

@@ -200,7 +200,12 @@ def ConvertLinalgToTensorCores
     `linalg.generic` then reads (the rounding to f16/bf16, and whatever
     elementwise fusion put with it: bias, activation, residual), the kernel
     starts from zero and evaluates that generic on its results in its
-    epilogue: no fill, no temporary, no kernel of its own. The generic's
+    epilogue: no fill, no temporary, no kernel of its own. The generic may
+    read a view of the temporary from its origin instead (the unpadded part
+    of a padded product: a padded weight gradient's unscaling): then the
+    kernel evaluates it and stores, element by element, only inside the
+    view (remark: "stored inside MxN"), and the temporary is never
+    allocated. The generic's
     other inputs are read through dimension maps (a bias by column); it must
     compute the same where the matmul is (no op in between writes what it
     reads or touches what it writes) and must not write A or B. WMMA
@@ -425,7 +430,11 @@ def FuseElementwise : Pass<"mpt-fuse-elementwise", "::mlir::func::FuncOp"> {
     one generic writing the padded tensor's interior and reading the label
     itself. None of these touches a generic that reads a matmul's result or
     the one use of a value of its epilogue chain, which may still become
-    the Tensor Core kernel's epilogue.
+    the Tensor Core kernel's epilogue; except that a slice from the origin
+    of the rounding right after a matmul that keeps f32 (a padded weight
+    gradient's, widened again) becomes the rounding over the slice of the
+    product, which then fuses with the slice's reader (the unscaling): the
+    Tensor Core kernel evaluates both and stores only the unpadded part.
 
     Convolution gradients that `mpt-conv-to-gemm` takes to Tensor Cores
     (16-bit operands, or f32 ones with `tf32`) take no producer: that pass

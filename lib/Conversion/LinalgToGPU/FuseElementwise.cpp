@@ -134,15 +134,19 @@ bool mayJoinChain(Operation *op) {
   });
 }
 
-/// An elementwise generic (all loops parallel, one result with one user,
-/// its payload not reading the output) that the patterns below may
-/// rewrite: not one that may become part of a matmul's epilogue, which
-/// the Tensor Core kernel computes from the accumulators.
-bool isPlainElementwise(linalg::GenericOp op) {
+/// An elementwise generic: all loops parallel, one result with one user,
+/// its payload not reading the output.
+bool isElementwise(linalg::GenericOp op) {
   return op && op.hasPureTensorSemantics() && op->getNumResults() == 1 &&
          op->hasOneUse() && op.getNumParallelLoops() == op.getNumLoops() &&
-         !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) &&
-         !mayJoinChain(op);
+         !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
+}
+
+/// One that the patterns below may rewrite: not one that may become part
+/// of a matmul's epilogue, which the Tensor Core kernel computes from the
+/// accumulators.
+bool isPlainElementwise(linalg::GenericOp op) {
+  return isElementwise(op) && !mayJoinChain(op);
 }
 
 /// A pad of an elementwise op's result (the zero-padded f16 copy of a
@@ -201,13 +205,33 @@ bool isStaticSlice(tensor::ExtractSliceOp slice) {
 /// part computed. With the pattern above, the zero-padded f16 copy of a
 /// sliced gradient (a cast, a slice back to the model's size, and a pad to
 /// a multiple of 8) is one kernel writing the padded buffer.
+///
+/// The rounding right after a matmul is sliced too when the slice starts
+/// at the origin (the unpadded part of a padded product) and the rounding
+/// keeps the product's element type (f32, widened again for an f32
+/// gradient): it then reads that part of the product, fuses with what
+/// reads the slice (the unscaling of a padded weight gradient), and the
+/// Tensor Core kernel evaluates the whole in its epilogue, storing only the
+/// unpadded part. (A rounding to f16 stays whole: the Tensor Core kernel
+/// writes the narrower tensor, which its reader slices.)
 struct SliceIntoProducer : OpRewritePattern<tensor::ExtractSliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
                                 PatternRewriter &rewriter) const override {
     auto producer = slice.getSource().getDefiningOp<linalg::GenericOp>();
-    if (!isPlainElementwise(producer) || producer.hasIndexSemantics() ||
-        !isStaticSlice(slice) ||
+    if (!isStaticSlice(slice))
+      return failure();
+    bool fromOrigin = llvm::all_of(slice.getStaticOffsets(),
+                                   [](int64_t o) { return o == 0; });
+    bool roundsMatmul =
+        isElementwise(producer) &&
+        llvm::any_of(producer.getDpsInputs(), [&](Value v) {
+          return isMatmul(v.getDefiningOp()) &&
+                 getElementTypeOrSelf(v) ==
+                     getElementTypeOrSelf(producer->getResult(0));
+        });
+    if (!(isPlainElementwise(producer) || (fromOrigin && roundsMatmul)) ||
+        producer.hasIndexSemantics() ||
         !producer.getMatchingIndexingMap(producer.getDpsInitOperand(0))
              .isIdentity() ||
         !llvm::all_of(producer.getIndexingMapsArray(), [](AffineMap map) {

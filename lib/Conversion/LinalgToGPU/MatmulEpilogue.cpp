@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -144,6 +145,21 @@ void moveAbove(Value value, Operation *op) {
     moveAbove(operand, op);
   def->moveBefore(op);
 }
+
+/// Whether `v` is a view of `acc` from its origin (static sizes, unit
+/// strides, the same rank) with fewer elements, read by one op only.
+bool isInteriorOf(Value v, Value acc) {
+  auto view = v.getDefiningOp<memref::SubViewOp>();
+  if (!view || view.getSource() != acc || !view->hasOneUse() ||
+      view.getType().getRank() != view.getSourceType().getRank() ||
+      !view.getType().hasStaticShape() ||
+      !llvm::all_of(view.getStaticOffsets(),
+                    [](int64_t o) { return o == 0; }) ||
+      !llvm::all_of(view.getStaticStrides(), [](int64_t s) { return s == 1; }))
+    return false;
+  return view.getType().getNumElements() <
+         view.getSourceType().getNumElements();
+}
 } // namespace
 
 std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
@@ -153,12 +169,15 @@ std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
     return std::nullopt;
   auto accType = cast<MemRefType>(acc.getType());
   FusedEpilogue e;
-  // The first generic after the matmul that reads the temporary.
+  // The first generic after the matmul that reads the temporary (or a
+  // view of its interior).
   linalg::GenericOp generic;
   for (Operation *op = matmul->getNextNode(); op && !generic;
        op = op->getNextNode())
     if (auto g = dyn_cast<linalg::GenericOp>(op);
-        g && llvm::is_contained(g->getOperands(), acc))
+        g && llvm::any_of(g->getOperands(), [&](Value v) {
+          return v == acc || isInteriorOf(v, acc);
+        }))
       generic = g;
   if (!generic || generic.getNumDpsInits() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
@@ -167,23 +186,36 @@ std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
   // The temporary is read once, element for element; the other inputs
   // through dimensions only (bias: (i, j) -> (j)); the output is written
   // element for element and not read.
+  // (Or a view of it from the origin, once: the interior of a padded
+  // product.)
   std::optional<unsigned> accInput;
+  ArrayRef<int64_t> readShape = accType.getShape();
   for (OpOperand *input : generic.getDpsInputOperands()) {
     AffineMap map = generic.getMatchingIndexingMap(input);
-    if (input->get() == acc) {
+    bool interior = isInteriorOf(input->get(), acc);
+    if (input->get() == acc || interior) {
       if (accInput || !map.isIdentity())
         return std::nullopt;
       accInput = input->getOperandNumber();
+      if (interior) {
+        e.view = input->get().getDefiningOp();
+        readShape = cast<MemRefType>(input->get().getType()).getShape();
+        e.interior.assign(readShape.begin(), readShape.end());
+      }
       continue;
     }
     auto type = dyn_cast<MemRefType>(input->get().getType());
     if (!type || !map.isProjectedPermutation(/*allowZeroInResults=*/false))
       return std::nullopt;
   }
+  // (The interior's stores go element by element, to any layout; a batch
+  // is read whole.)
   OpOperand *init = generic.getDpsInitOperand(0);
   auto outType = dyn_cast<MemRefType>(init->get().getType());
-  if (!accInput || !outType || outType.getShape() != accType.getShape() ||
-      !outType.getLayout().isIdentity() ||
+  if (!accInput || !outType || outType.getShape() != readShape ||
+      (!e.view && !outType.getLayout().isIdentity()) ||
+      (e.view && readShape.size() == 3 &&
+       readShape.front() != accType.getShape().front()) ||
       !generic.getMatchingIndexingMap(init).isIdentity() ||
       !generic.getMatchingBlockArgument(init).use_empty())
     return std::nullopt;
@@ -210,8 +242,10 @@ std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
   // or, when the generic writes its result back into it, read after the
   // generic.
   Value out = init->get();
+  if (e.view && outRoot == acc)
+    return std::nullopt;
   for (Operation *user : acc.getUsers()) {
-    if (user == matmul || user == generic.getOperation() ||
+    if (user == matmul || user == generic.getOperation() || user == e.view ||
         isa<memref::DeallocOp>(user))
       continue;
     // Nothing else uses the temporary (not even through a view), so
@@ -304,13 +338,20 @@ std::string FusedEpilogue::describe() const {
                    isa<arith::TruncFOp>(body.front());
   if (roundOnly) {
     os << "fused rounding to " << element;
-    return text;
+  } else {
+    // The kinds of ops, in order of first appearance.
+    llvm::SetVector<StringRef> kinds;
+    for (Operation &op : body.without_terminator())
+      kinds.insert(op.getName().stripDialect());
+    os << "fused epilogue (" << llvm::join(kinds, ", ") << ") into " << element;
   }
-  // The kinds of ops, in order of first appearance.
-  llvm::SetVector<StringRef> kinds;
-  for (Operation &op : body.without_terminator())
-    kinds.insert(op.getName().stripDialect());
-  os << "fused epilogue (" << llvm::join(kinds, ", ") << ") into " << element;
+  if (view) {
+    SmallVector<std::string> sizes;
+    for (int64_t d : interior)
+      sizes.push_back(std::to_string(d));
+    os << ", stored inside " << llvm::join(sizes, "x")
+       << " (the products outside are dropped)";
+  }
   return text;
 }
 
@@ -326,6 +367,8 @@ void FusedEpilogue::erase(Value acc) const {
   if (!generic)
     return;
   generic->erase();
+  if (view)
+    view->erase();
   if (out == acc)
     return;
   for (Operation *user : llvm::make_early_inc_range(acc.getUsers()))
@@ -460,7 +503,7 @@ Value FusedEpilogue::evaluate(OpBuilder &b, Location loc, Value values,
 int64_t FusedEpilogue::tmaStoreBytes() const {
   auto type = cast<MemRefType>(out.getType());
   int64_t bytes = type.getElementTypeBitWidth() / 8;
-  if (!type.hasStaticShape() || type.getRank() > 5 ||
+  if (view || !type.hasStaticShape() || type.getRank() > 5 ||
       !type.getLayout().isIdentity() || (bytes != 2 && bytes != 4) ||
       type.getShape().back() * bytes % 16)
     return 0;
@@ -469,15 +512,52 @@ int64_t FusedEpilogue::tmaStoreBytes() const {
 
 void FusedEpilogue::store(OpBuilder &b, Location loc, Value values, Value batch,
                           Value row, Value col) const {
-  Value result = evaluate(b, loc, values, batch, row, col);
   int64_t width = cast<VectorType>(values.getType()).getNumElements();
+  auto indexAt = [&](Value column) {
+    SmallVector<Value> index;
+    if (batch)
+      index.push_back(batch);
+    index.push_back(row);
+    index.push_back(column);
+    return index;
+  };
+  if (view) {
+    // Only inside the interior, element by element (its rows need not
+    // hold a multiple of `width`, nor start aligned to it), is the generic
+    // evaluated (its other inputs end there) and stored.
+    IndexMath im{b, loc};
+    const int64_t rows = interior[interior.size() - 2], cols = interior.back();
+    auto rowInside = scf::IfOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                              im.c(rows)),
+        /*withElseRegion=*/false);
+    OpBuilder rb = rowInside.getThenBodyBuilder();
+    IndexMath rm{rb, loc};
+    for (int64_t w = 0; w < width; ++w) {
+      Value column = rm.add(col, w);
+      auto inside = scf::IfOp::create(
+          rb, loc,
+          arith::CmpIOp::create(rb, loc, arith::CmpIPredicate::ult, column,
+                                rm.c(cols)),
+          /*withElseRegion=*/false);
+      OpBuilder eb = inside.getThenBodyBuilder();
+      Value one = vector::BroadcastOp::create(
+          eb, loc,
+          VectorType::get({1},
+                          cast<VectorType>(values.getType()).getElementType()),
+          vector::ExtractOp::create(eb, loc, values, w));
+      Value result = evaluate(eb, loc, one, batch, row, column);
+      memref::StoreOp::create(eb, loc,
+                              vector::ExtractOp::create(eb, loc, result, 0),
+                              out, indexAt(column));
+    }
+    return;
+  }
+  Value result = evaluate(b, loc, values, batch, row, col);
   auto outType = cast<MemRefType>(out.getType());
   int64_t bytes = outType.getElementTypeBitWidth() / 8;
-  SmallVector<Value> index;
-  if (batch)
-    index.push_back(batch);
-  index.push_back(row);
-  index.push_back(col);
+  SmallVector<Value> index = indexAt(col);
   // `col` is a multiple of `width`, and rows hold a multiple of it.
   vector::StoreOp::create(b, loc, result, out, index, /*nontemporal=*/false,
                           llvm::Align(width * bytes));

@@ -180,11 +180,18 @@ using StoreFn = llvm::function_ref<void(mlir::OpBuilder &, mlir::Value values,
 /// evaluates the generic on its results (MatmulEpilogue.cpp). Without a
 /// generic, the kernel stores its products into C, whose zero fill goes
 /// (C = A B rather than C += A B: C is not read).
+///
+/// The generic may read a view of the temporary from its origin instead
+/// (`interior`: the unpadded part of a padded matmul's product, which the
+/// unscaling of a padded weight gradient reads): the kernel then evaluates
+/// it and stores only there, and the padded temporary is never written.
 struct FusedEpilogue {
-  mlir::Operation *fill = nullptr;    // zero fill (or copy of zeros)
-  mlir::Operation *generic = nullptr; // the elementwise linalg.generic
-  unsigned accInput = 0;              // its operand that is the temporary
-  mlir::Value out;                    // its output (C without a generic)
+  mlir::Operation *fill = nullptr;        // zero fill (or copy of zeros)
+  mlir::Operation *generic = nullptr;     // the elementwise linalg.generic
+  unsigned accInput = 0;                  // its operand that is the temporary
+  mlir::Value out;                        // its output (C without a generic)
+  mlir::Operation *view = nullptr;        // the view of the temporary it reads
+  llvm::SmallVector<int64_t, 3> interior; // the view's sizes (with `view`)
 
   /// Moves what the kernel needs (the buffers and views the generic takes,
   /// its output among them) before `matmul`.
