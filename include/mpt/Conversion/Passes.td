@@ -304,7 +304,13 @@ def ConvertLinalgToTensorCores
            /*default=*/"16",
            "Widest access of the tiled SIMT matmul kernel, in bytes of its "
            "f32 staging (1, 2, 4, 8 or 16; 4 or less: one element at a "
-           "time)">
+           "time)">,
+    Option<"castOnLoad", "cast-on-load", "bool", /*default=*/"true",
+           "A matmul of at most 2^30 multiply-adds whose f16/bf16 operand a "
+           "cast from f32 just made (a working copy) reads the cast's f32 "
+           "input and rounds it as it loads (mma.sync; on sm_90a instead of "
+           "wgmma, whose TMA copies cannot round); the copy goes when "
+           "nothing else reads it">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -117,6 +117,13 @@ struct GPUKernelOptions : public mlir::PassPipelineOptions<Derived> {
                      "bias gradient) in the matmul's Tensor Core kernel, "
                      "not a reduction kernel of their own"),
       llvm::cl::init(true)};
+  Opt<bool> castOnLoad{
+      *this, "cast-on-load",
+      llvm::cl::desc("Small matmuls (at most 2^30 multiply-adds) read the "
+                     "f32 input of the cast that made an f16/bf16 operand "
+                     "and round it as they load (mma.sync; on sm_90a "
+                     "instead of wgmma): no working copy"),
+      llvm::cl::init(true)};
   Opt<int64_t> splitK{
       *this, "split-k",
       llvm::cl::desc("Matmuls whose output has too few tiles for `sms` SMs "

@@ -51,6 +51,10 @@ struct MatmulInfo {
   /// a plain matrix (a head-split or head-merge transpose folded): then
   /// `a` or `b` is unused.
   std::optional<OperandView> viewA, viewB;
+  /// Set when the mma.sync kernel reads A or B from the f32 buffer that a
+  /// cast rounded into `a` or `b` (a working copy of a weight or a batch),
+  /// rounding as it loads: then `a` or `b` gives only the shape.
+  mlir::Value castA, castB;
 };
 
 /// Index arithmetic on `index` values.

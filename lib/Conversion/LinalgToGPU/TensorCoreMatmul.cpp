@@ -193,6 +193,19 @@ std::string BlockOrder::describe() const {
 
 namespace {
 
+/// The largest matmul (M·N·K, batch included) that reads a cast's f32
+/// input rather than its result (and that sm_90a runs on mma.sync rather
+/// than wgmma for it): about 2 GFLOP, a few microseconds of Tensor Core
+/// time, as long as the launch of the cast's kernel that it saves. Larger
+/// ones keep the copy: their tiles would read twice the bytes of that
+/// operand many times over, each block rounding its own.
+constexpr int64_t kCastFoldMacs = int64_t(1) << 30;
+
+bool smallForCastFold(const MatmulInfo &info) {
+  return std::max<int64_t>(info.batch, 1) * info.m * info.n * info.k <=
+         kCastFoldMacs;
+}
+
 /// The compute capability of `chip` ("sm_80" -> 80, "sm_90a" -> 90), one
 /// of the chips the kernels are built and tested for; std::nullopt for
 /// another (sm_99 would otherwise reach LLVM, which only warns).
@@ -451,7 +464,17 @@ struct ConvertLinalgToTensorCoresPass
         // wgmma reads the swap of the last two dims (TMA boxes of a plain
         // matrix, M-major A or K-major B).
         fold(kernelInfo, /*plainOnly=*/true);
-        hopperTiles = chooseWgmmaTiles(kernelInfo, wgmma, whyNotWgmma);
+        // TMA copies cannot round: a small matmul that reads a cast's
+        // result (a working copy) runs on mma.sync, which reads the cast's
+        // input, and the copy goes.
+        if (castOnLoad && smallForCastFold(*info) &&
+            (findCast(op, kernelInfo.a, *info, epilogue, accesses) ||
+             findCast(op, kernelInfo.b, *info, epilogue, accesses)))
+          whyNotWgmma = "an operand is a cast of f32 that mma.sync rounds as "
+                        "it loads (TMA cannot), and the matmul is small "
+                        "(M·N·K at most 2^30)";
+        else
+          hopperTiles = chooseWgmmaTiles(kernelInfo, wgmma, whyNotWgmma);
         if (!hopperTiles) {
           eraseUnusedViews({kernelInfo.a, kernelInfo.b});
           if (kernelInfo.viewA)
@@ -479,6 +502,18 @@ struct ConvertLinalgToTensorCoresPass
                     built);
           continue;
         }
+      }
+      // mma.sync reads a cast's f32 input instead of its result (a working
+      // copy of a weight or a batch), rounding as it loads.
+      std::optional<FoundCast> castA, castB;
+      if (castOnLoad && tiles && !wmma && !info->element.isF32() &&
+          smallForCastFold(*info)) {
+        if (!kernelInfo.viewA &&
+            (castA = findCast(op, kernelInfo.a, *info, epilogue, accesses)))
+          kernelInfo.castA = castA->source;
+        if (!kernelInfo.viewB &&
+            (castB = findCast(op, kernelInfo.b, *info, epilogue, accesses)))
+          kernelInfo.castB = castB->source;
       }
       // The WMMA epilogue stages a warp row of the block tile in shared
       // memory; without room for it, the epilogue stays a kernel of its own.
@@ -597,6 +632,10 @@ struct ConvertLinalgToTensorCoresPass
                      tf32 ? "K x M tiles" : "K x M tiles, ldmatrix.trans");
         describeFold(os, "B", foldB, kernelInfo.viewB.has_value(),
                      tf32 ? "N x K tiles" : "N x K tiles, ldmatrix");
+        for (auto [name, cast] : {std::pair{"A", castA}, {"B", castB}})
+          if (cast)
+            os << ", " << name << " rounded from the cast's f32 input as it "
+               << "is loaded";
         if (hopper)
           os << " (not wgmma: " << whyNotWgmma << ")";
       }
@@ -624,6 +663,10 @@ struct ConvertLinalgToTensorCoresPass
       // A transpose whose result nothing after it reads goes (and its
       // buffer, if nothing reads that at all).
       eraseFoldedTransposes(foldA, foldB);
+      // A cast whose result nothing reads any more goes, with its buffer.
+      for (const std::optional<FoundCast> &cast : {castA, castB})
+        if (cast)
+          mpt::eraseDeadWrite(cast->generic, cast->result);
       // The kernel starts from zero and stores the epilogue's results: the
       // fill, the generic and the temporary go.
       if (epilogue)
@@ -716,6 +759,73 @@ struct ConvertLinalgToTensorCoresPass
     };
     use(info.a, foldA, into.a, into.transposedA, into.viewA);
     use(info.b, foldB, into.b, into.transposedB, into.viewB);
+  }
+
+  /// A cast that wrote an operand of a Tensor Core kernel: its generic, its
+  /// f32 input and the operand's buffer.
+  struct FoundCast {
+    Operation *generic;
+    Value source, result;
+  };
+
+  /// The cast that wrote `operand` (the buffer the kernel reads as A or B:
+  /// an allocation of the matmul's block, a working copy), when mma.sync
+  /// may read its f32 input instead: the last op before the matmul that
+  /// writes `operand` is an elementwise linalg.generic from one f32 buffer
+  /// of the same shape (identity maps and layouts) whose body is one
+  /// arith.truncf to the operand's type (rounding to nearest even, as the
+  /// kernel rounds), and no op in between writes that input; nor is it C
+  /// or the epilogue's output, which the blocks write while others read.
+  static std::optional<FoundCast>
+  findCast(linalg::LinalgOp op, Value operand, const MatmulInfo &info,
+           const std::optional<FusedEpilogue> &epilogue,
+           function_ref<mpt::Accesses(Operation *)> accesses) {
+    auto alloc = operand.getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getBlock() != op->getBlock())
+      return std::nullopt;
+    auto type = cast<MemRefType>(operand.getType());
+    auto writes = [&](const mpt::Accesses &a, Value buffer) {
+      return llvm::any_of(a.writes,
+                          [&](Value w) { return mpt::mayAlias(w, buffer); });
+    };
+    SmallVector<Operation *> between;
+    Operation *writer = nullptr;
+    for (Operation *prev = op->getPrevNode(); prev && !writer;
+         prev = prev->getPrevNode()) {
+      mpt::Accesses a = accesses(prev);
+      if (a.unknown)
+        return std::nullopt;
+      if (writes(a, operand))
+        writer = prev;
+      else
+        between.push_back(prev);
+    }
+    auto generic = dyn_cast_or_null<linalg::GenericOp>(writer);
+    if (!generic || generic.getNumDpsInputs() != 1 ||
+        generic.getNumDpsInits() != 1 || generic.getDpsInits()[0] != operand ||
+        generic.getNumParallelLoops() != generic.getNumLoops() ||
+        !llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }))
+      return std::nullopt;
+    Value source = generic.getDpsInputs()[0];
+    auto sourceType = dyn_cast<MemRefType>(source.getType());
+    Block &body = generic.getRegion().front();
+    auto trunc = dyn_cast<arith::TruncFOp>(body.front());
+    if (!sourceType || !sourceType.getElementType().isF32() ||
+        sourceType.getShape() != type.getShape() ||
+        !sourceType.getLayout().isIdentity() || !trunc ||
+        body.getOperations().size() != 2 ||
+        trunc.getIn() != body.getArgument(0) ||
+        body.getTerminator()->getOperand(0) != trunc.getResult() ||
+        trunc.getType() != type.getElementType() || trunc.getRoundingmodeAttr())
+      return std::nullopt;
+    Value root = mpt::rootOf(source);
+    if (llvm::any_of(between,
+                     [&](Operation *o) { return writes(accesses(o), root); }) ||
+        mpt::mayAlias(root, mpt::rootOf(info.c)) ||
+        (epilogue && mpt::mayAlias(root, mpt::rootOf(epilogue->out))))
+      return std::nullopt;
+    return FoundCast{generic, source, operand};
   }
 
   /// Erases the transposes of `a` and `b` (nearest the matmul first) that
@@ -1288,7 +1398,16 @@ struct ConvertLinalgToTensorCoresPass
     // over the threads; one group. Unless `live` (an i1; null: always), the
     // copies read nothing and zero-fill their chunks: the prefetches past
     // the last K tile, which no warp reads, still make their group.
-    auto copyTile = [&](OpBuilder &cb, Value kt, Value buf, Value live) {
+    // An operand read from a cast's f32 input is loaded (twice the bytes)
+    // and rounded in registers instead, and stored to shared memory then,
+    // or, with `deferred`, where the caller stores `deferred` (after the
+    // products of the current tile: the loads' latency hides behind them).
+    struct CastStore {
+      Value rounded, dst;
+      SmallVector<Value> index;
+    };
+    auto copyTile = [&](OpBuilder &cb, Value kt, Value buf, Value live,
+                        SmallVectorImpl<CastStore> *deferred) {
       IndexMath cm{cb, loc};
       SmallVector<Value> tokens;
       Value kBase = cm.mul(kt, t.bk);
@@ -1296,8 +1415,8 @@ struct ConvertLinalgToTensorCoresPass
       // `colBase` first, `rowsIn` x `colsIn` in all) into `dst`.
       // (Through `view` when the operand is read through one.)
       auto copies = [&](int64_t rows, int64_t cols, Value src,
-                        const std::optional<OperandView> &view, Value dst,
-                        Value rowBase, Value colBase, int64_t rowsIn,
+                        const std::optional<OperandView> &view, Value castFrom,
+                        Value dst, Value rowBase, Value colBase, int64_t rowsIn,
                         int64_t colsIn) {
         int64_t perRow = cols / chunk, total = rows * perRow;
         // A padded row, in 16-byte units.
@@ -1337,6 +1456,34 @@ struct ConvertLinalgToTensorCoresPass
           if (live)
             elements = arith::SelectOp::create(
                 gb, loc, live, elements ? elements : gm.c(chunk), gm.c(0));
+          if (castFrom) {
+            // A chunk is all in the operand or all out (rows of a multiple
+            // of `chunk`): outside, zeros (read from the clamped address).
+            auto half = VectorType::get({chunk}, info.element);
+            Value rounded = arith::TruncFOp::create(
+                gb, loc, half,
+                vector::LoadOp::create(gb, loc, VectorType::get({chunk}, f32),
+                                       castFrom, at(batch, srcRow, srcCol),
+                                       /*nontemporal=*/false, llvm::Align(16)));
+            if (elements)
+              rounded = arith::SelectOp::create(
+                  gb, loc,
+                  arith::CmpIOp::create(gb, loc, arith::CmpIPredicate::ne,
+                                        elements, gm.c(0)),
+                  rounded,
+                  arith::ConstantOp::create(
+                      gb, loc, half,
+                      DenseElementsAttr::get(half,
+                                             gb.getZeroAttr(info.element))));
+            CastStore store{rounded, dst, {buf, row, col}};
+            if (deferred && !guard)
+              deferred->push_back(store);
+            else
+              vector::StoreOp::create(gb, loc, store.rounded, store.dst,
+                                      store.index, /*nontemporal=*/false,
+                                      llvm::Align(16));
+            continue;
+          }
           Value token = nvgpu::DeviceAsyncCopyOp::create(
               gb, loc, tokenType, dst, ValueRange{buf, row, col},
               view ? view->source : src,
@@ -1349,17 +1496,17 @@ struct ConvertLinalgToTensorCoresPass
       };
       // A: M x K (K x M transposed), B: K x N (N x K transposed).
       if (info.transposedA)
-        copies(t.bk, t.bm, info.a, info.viewA, as, kBase, mBlock, info.k,
-               info.m);
+        copies(t.bk, t.bm, info.a, info.viewA, info.castA, as, kBase, mBlock,
+               info.k, info.m);
       else
-        copies(t.bm, t.bk, info.a, info.viewA, as, mBlock, kBase, info.m,
-               info.k);
+        copies(t.bm, t.bk, info.a, info.viewA, info.castA, as, mBlock, kBase,
+               info.m, info.k);
       if (info.transposedB)
-        copies(t.bn, t.bk, info.b, info.viewB, bs, nBlock, kBase, info.n,
-               info.k);
+        copies(t.bn, t.bk, info.b, info.viewB, info.castB, bs, nBlock, kBase,
+               info.n, info.k);
       else
-        copies(t.bk, t.bn, info.b, info.viewB, bs, kBase, nBlock, info.k,
-               info.n);
+        copies(t.bk, t.bn, info.b, info.viewB, info.castB, bs, kBase, nBlock,
+               info.k, info.n);
       // Guarded copies still belong to the group that cp.async.commit_group
       // closes, whose token takes only the unguarded ones (it may take none:
       // a thread whose copies are all guarded commits a group all the same).
@@ -1372,7 +1519,8 @@ struct ConvertLinalgToTensorCoresPass
       copyTile(b, im.c(std::min(s, kTiles - 1)), im.c(s),
                s < kTiles
                    ? Value()
-                   : arith::ConstantIntOp::create(b, loc, 0, 1).getResult());
+                   : arith::ConstantIntOp::create(b, loc, 0, 1).getResult(),
+               /*deferred=*/nullptr);
     // B's column sums: the blocks of C's first row of tiles add up each K
     // tile of B from shared memory.
     std::optional<ColumnSumsBuilder> sums;
@@ -1399,7 +1547,10 @@ struct ConvertLinalgToTensorCoresPass
       Value next = arith::MinUIOp::create(lb, loc, ahead, lm.c(kTiles - 1));
       Value live = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ult,
                                          ahead, lm.c(kTiles));
-      Value group = copyTile(lb, next, lm.rem(ahead, t.stages), live);
+      // (With one stage, tile kt itself: stored before it is read.)
+      SmallVector<CastStore> castStores;
+      Value group = copyTile(lb, next, lm.rem(ahead, t.stages), live,
+                             t.stages > 1 ? &castStores : nullptr);
       // Wait for tile kt: only the groups of the next stages - 1 tiles may
       // still be in flight.
       nvgpu::DeviceAsyncWaitOp::create(lb, loc, group,
@@ -1494,6 +1645,11 @@ struct ConvertLinalgToTensorCoresPass
             current[i * fn + j] = mma(lb, loc, aFrags[i], bFrags[j],
                                       current[i * fn + j], info.element);
       }
+      // The rounded chunks of tile kt + stages - 1, into the buffer that no
+      // warp reads in this iteration (tile kt - 1's).
+      for (const CastStore &store : castStores)
+        vector::StoreOp::create(lb, loc, store.rounded, store.dst, store.index,
+                                /*nontemporal=*/false, llvm::Align(16));
       // No warp overwrites this buffer (in the next iteration) before every
       // warp is done with it.
       gpu::BarrierOp::create(lb, loc);

@@ -153,6 +153,7 @@ void mpt::buildGPUKernelsPipeline(OpPassManager &pm,
   tc.sms = options.sms;
   tc.simtVectorBytes = options.simtVectorBytes;
   tc.columnSums = options.columnSums;
+  tc.castOnLoad = options.castOnLoad;
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToTensorCores(tc));
   // Whole-tensor reductions: one kernel each, consecutive independent ones
   // together.
