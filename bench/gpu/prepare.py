@@ -46,7 +46,10 @@ the fp32-vs-mixed comparison is known to be a fair one. Training
 steps: fp32, fp32 with tf32 matmuls, mixed precision, and mixed precision
 with one loop or reduction per SIMT kernel (fuse=1), and mixed precision
 with the row kernels' values through memory (register-columns=0), and
-mixed precision with one iteration a SIMT thread (simt-vector-bytes=1).
+mixed precision with one iteration a SIMT thread (simt-vector-bytes=1),
+and mixed precision with its bias gradients as kernels of their own
+(column-sums=0), and mixed precision with an f16 working copy for every
+matmul (cast-on-load=0).
 
 Each training step is also run once on the CPU (mpt-run, the CPU lowering,
 arguments drawn by role with a fixed seed): OUT/step_checks.txt holds how
@@ -198,6 +201,7 @@ STEP_VARIANTS = {
     "mixedmem": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
     "mixedscalar": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
     "mixedbias": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
+    "mixedcopy": ["--mpt-amp-pipeline=type=f16 optimizer=sgd lr=0.01"],
 }
 # Extra mpt-lower-to-nvvm options: the tf32 step is the fp32 one with its
 # matmuls (and convolutions) on Tensor Cores as tf32.
@@ -213,10 +217,15 @@ STEP_VARIANTS = {
 # mixed one with its bias gradients as reduction kernels of their own
 # (column-sums=0), to measure what computing them in the weight gradients'
 # kernels saves (or costs: the first row of tiles does the extra work).
+# The mixedcopy step is the mixed one with f16 working copies for every
+# matmul (cast-on-load=0: its small matmuls read the copies, on wgmma on
+# sm_90a), to measure what reading the f32 weights and batch and rounding
+# them as they load (on mma.sync) saves or costs.
 LOWERING = {"tf32": " tf32=1", "mixed1": " fuse=1",
             "mixedmem": " register-columns=0",
             "mixedscalar": " simt-vector-bytes=1",
-            "mixedbias": " column-sums=0"}
+            "mixedbias": " column-sums=0",
+            "mixedcopy": " cast-on-load=0"}
 # The check of each step on the GPU (step_bench, bench/gpu/step_check.h):
 # the step module whose CPU run is its reference, and the tolerance of the
 # error of its updates (relative, in the 2-norm, over a sample of up to

@@ -160,6 +160,11 @@ static void printRatios(const std::vector<StepResult> &results) {
                   "ms (%d kernels), in the weight gradients' kernels save "
                   "%.2fx",
                   bias.ms, bias.kernels, bias.ms / mixed.ms);
+    StepResult copy = find(model + "_mixedcopy");
+    if (copy.ms > 0)
+      std::printf("; mixed with f16 working copies for every matmul %.3f ms "
+                  "(%d kernels), rounding as they load saves %.2fx",
+                  copy.ms, copy.kernels, copy.ms / mixed.ms);
     std::printf("\n");
   }
 }
