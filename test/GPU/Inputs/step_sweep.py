@@ -20,7 +20,8 @@ and once by the GPU emulator for a chip from sm_70 to sm_90a with random
 kernel options (on sm_90a sometimes clusters of two blocks, cluster-m=2
 or cluster-n=2 or both, and the TMA store epilogue, tma-store=1, drawn
 from a second and a third generator so that the rest of each case is what
-it was without them), with the same random
+it was without them; a third of the cases with cast-on-load=0, from a
+generator of its own), with the same random
 arguments (`--seed`). Every result
 (loss, parameters, optimizer and loss-scale state) must agree within a
 relative difference in the 2-norm (compare_results.py) of 1e-3 for fp32
@@ -283,7 +284,8 @@ def cnn(rng):
 CNN_SHARE = 0.3
 
 
-def draw(rng, cluster_rng, cluster_n_rng, cnn_rng, copy_rng, pad_rng):
+def draw(rng, cluster_rng, cluster_n_rng, cnn_rng, copy_rng, pad_rng,
+         load_rng):
     """(model text, mpt-opt flags, emulate-gpu options, run seed)."""
     clustered = cluster_rng.random() < 0.4
     clustered_n = cluster_n_rng.random() < 0.3
@@ -346,6 +348,11 @@ def draw(rng, cluster_rng, cluster_n_rng, cnn_rng, copy_rng, pad_rng):
         options.append("register-columns=0")
     if rng.random() < 0.2:
         options.append("fuse=1")
+    # A third keep every working copy (cast-on-load=0): the sweep's small
+    # matmuls then read the copies through cp.async or, on sm_90a, wgmma,
+    # rather than rounding the f32 weights and batch as they load.
+    if load_rng.random() < 1 / 3:
+        options.append("cast-on-load=0")
     return text, flags, options, int(rng.integers(1000)), precision
 
 
@@ -357,13 +364,15 @@ def main():
     cnn_rng = np.random.default_rng([args.seed, 4])
     copy_rng = np.random.default_rng([args.seed, 5])
     pad_rng = np.random.default_rng([args.seed, 6])
+    load_rng = np.random.default_rng([args.seed, 7])
     compare = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "compare_results.py")
     failed, conflicted = 0, 0
     for i in range(args.cases):
         text, flags, options, seed, precision = draw(rng, cluster_rng,
                                                      cluster_n_rng, cnn_rng,
-                                                     copy_rng, pad_rng)
+                                                     copy_rng, pad_rng,
+                                                     load_rng)
         d = os.path.join(args.dir, "case%d" % i)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "model.mlir"), "w") as f:
