@@ -3,10 +3,12 @@
 // rounds it as it loads: vector loads of 8 f32, arith.truncf, 16-byte
 // stores into the shared stage, in place of the operand's cp.async copies.
 // The copy and its cast go once nothing reads them; on sm_90a the matmul
-// runs on mma.sync, since wgmma's TMA copies cannot round. Left alone: a
-// cast whose input is written before the matmul, a cast that does more
-// than round, a matmul of more than 2^30 multiply-adds, and everything
-// with cast-on-load=0.
+// runs on mma.sync, since wgmma's TMA copies cannot round. A zero-padded
+// copy (the cast into a corner of a zero fill) is read the same way, zeros
+// outside the input. Left alone: a cast whose input is written before the
+// matmul, a cast that does more than round, a padded copy whose border is
+// not zero, a matmul of more than 2^30 multiply-adds, and everything with
+// cast-on-load=0.
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_80}))" 2> /dev/null | FileCheck %s
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_80}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: mpt-opt %s --pass-pipeline="builtin.module(func.func(mpt-linalg-to-tensor-cores{chip=sm_90a}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=HOPPER
@@ -150,5 +152,64 @@ func.func @large(%a: memref<2048x1024xf16>, %w: memref<1024x1024xf32>, %c: memre
   }
   linalg.fill ins(%zero : f32) outs(%c : memref<2048x1024xf32>)
   linalg.matmul ins(%a, %w16 : memref<2048x1024xf16>, memref<1024x1024xf16>) outs(%c : memref<2048x1024xf32>)
+  return
+}
+
+// A zero-padded copy (a zero fill, then the cast into its corner from the
+// origin, as a padded weight's copy is bufferized): the kernel reads the
+// 63 x 63 f32 input element by element, zeros outside it, and the copy,
+// its fill and its cast go.
+// REMARK: remark: matmul 64x64x64 on Tensor Cores: mma.sync m16n8k16, {{.*}}, B rounded from the cast's f32 input as it is loaded (zeros around it), products stored into C (its zero fill dropped)
+// CHECK-LABEL: func.func @padded_copy(
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.
+// CHECK: gpu.launch
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c63
+// CHECK: %[[V:.*]] = memref.load %arg1[%{{.*}}, %{{.*}}] : memref<63x63xf32>
+// CHECK: arith.select %{{.*}}, %[[V]], %{{.*}} : f32
+// CHECK: %[[F:.*]] = vector.from_elements {{.*}} : vector<8xf32>
+// CHECK: arith.truncf %[[F]] : vector<8xf32> to vector<8xf16>
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @padded_copy(%a: memref<64x64xf16>, %w: memref<63x63xf32>, %c: memref<64x64xf32> {bufferize.result}) {
+  %zero = arith.constant 0.0 : f32
+  %zero16 = arith.constant 0.0 : f16
+  %w16 = memref.alloc() : memref<64x64xf16>
+  linalg.fill ins(%zero16 : f16) outs(%w16 : memref<64x64xf16>)
+  %corner = memref.subview %w16[0, 0] [63, 63] [1, 1] : memref<64x64xf16> to memref<63x63xf16, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<63x63xf32>) outs(%corner : memref<63x63xf16, strided<[64, 1]>>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %w16 : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// The copy's border is not zero (a fill of ones): the kernel reads it.
+// REMARK: remark: matmul 64x64x64 on Tensor Cores: mma.sync m16n8k16, block 64x64x32, 4 warps of 32x32, 2-stage cp.async pipeline, ldmatrix, products stored into C (its zero fill dropped){{$}}
+// CHECK-LABEL: func.func @ones_around(
+// CHECK: memref.alloc() : memref<64x64xf16>
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+// CHECK: gpu.launch
+// CHECK-NOT: vector<8xf32>
+// CHECK: return
+func.func @ones_around(%a: memref<64x64xf16>, %w: memref<63x63xf32>, %c: memref<64x64xf32> {bufferize.result}) {
+  %zero = arith.constant 0.0 : f32
+  %one16 = arith.constant 1.0 : f16
+  %w16 = memref.alloc() : memref<64x64xf16>
+  linalg.fill ins(%one16 : f16) outs(%w16 : memref<64x64xf16>)
+  %corner = memref.subview %w16[0, 0] [63, 63] [1, 1] : memref<64x64xf16> to memref<63x63xf16, strided<[64, 1]>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<63x63xf32>) outs(%corner : memref<63x63xf16, strided<[64, 1]>>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %w16 : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }

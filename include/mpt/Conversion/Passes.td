@@ -309,8 +309,8 @@ def ConvertLinalgToTensorCores
            "A matmul of at most 2^30 multiply-adds whose f16/bf16 operand a "
            "cast from f32 just made (a working copy) reads the cast's f32 "
            "input and rounds it as it loads (mma.sync; on sm_90a instead of "
-           "wgmma, whose TMA copies cannot round); the copy goes when "
-           "nothing else reads it">
+           "wgmma, whose TMA copies cannot round), zeros outside it for a "
+           "zero-padded copy; the copy goes when nothing else reads it">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -53,8 +53,12 @@ struct MatmulInfo {
   std::optional<OperandView> viewA, viewB;
   /// Set when the mma.sync kernel reads A or B from the f32 buffer that a
   /// cast rounded into `a` or `b` (a working copy of a weight or a batch),
-  /// rounding as it loads: then `a` or `b` gives only the shape.
+  /// rounding as it loads: then `a` or `b` gives only the shape. With
+  /// `castInteriorA` / `B` (the f32 buffer's rows and columns), the cast
+  /// filled only that corner of a zero-filled operand (a zero-padded
+  /// copy): the kernel reads zeros outside it.
   mlir::Value castA, castB;
+  llvm::SmallVector<int64_t, 2> castInteriorA, castInteriorB;
 };
 
 /// Index arithmetic on `index` values.

@@ -509,11 +509,15 @@ struct ConvertLinalgToTensorCoresPass
       if (castOnLoad && tiles && !wmma && !info->element.isF32() &&
           smallForCastFold(*info)) {
         if (!kernelInfo.viewA &&
-            (castA = findCast(op, kernelInfo.a, *info, epilogue, accesses)))
+            (castA = findCast(op, kernelInfo.a, *info, epilogue, accesses))) {
           kernelInfo.castA = castA->source;
+          kernelInfo.castInteriorA = castA->interior;
+        }
         if (!kernelInfo.viewB &&
-            (castB = findCast(op, kernelInfo.b, *info, epilogue, accesses)))
+            (castB = findCast(op, kernelInfo.b, *info, epilogue, accesses))) {
           kernelInfo.castB = castB->source;
+          kernelInfo.castInteriorB = castB->interior;
+        }
       }
       // The WMMA epilogue stages a warp row of the block tile in shared
       // memory; without room for it, the epilogue stays a kernel of its own.
@@ -635,7 +639,8 @@ struct ConvertLinalgToTensorCoresPass
         for (auto [name, cast] : {std::pair{"A", castA}, {"B", castB}})
           if (cast)
             os << ", " << name << " rounded from the cast's f32 input as it "
-               << "is loaded";
+               << "is loaded"
+               << (cast->interior.empty() ? "" : " (zeros around it)");
         if (hopper)
           os << " (not wgmma: " << whyNotWgmma << ")";
       }
@@ -762,10 +767,12 @@ struct ConvertLinalgToTensorCoresPass
   }
 
   /// A cast that wrote an operand of a Tensor Core kernel: its generic, its
-  /// f32 input and the operand's buffer.
+  /// f32 input and the operand's buffer; with `interior` (the input's
+  /// shape), into that corner of the zero-filled operand.
   struct FoundCast {
     Operation *generic;
     Value source, result;
+    SmallVector<int64_t, 2> interior;
   };
 
   /// The cast that wrote `operand` (the buffer the kernel reads as A or B:
@@ -776,6 +783,9 @@ struct ConvertLinalgToTensorCoresPass
   /// arith.truncf to the operand's type (rounding to nearest even, as the
   /// kernel rounds), and no op in between writes that input; nor is it C
   /// or the epilogue's output, which the blocks write while others read.
+  /// Or the generic writes a corner of a matrix operand from its origin (a
+  /// view), and the op before it that writes the operand is a zero fill
+  /// of all of it: a zero-padded copy.
   static std::optional<FoundCast>
   findCast(linalg::LinalgOp op, Value operand, const MatmulInfo &info,
            const std::optional<FusedEpilogue> &epilogue,
@@ -788,31 +798,57 @@ struct ConvertLinalgToTensorCoresPass
       return llvm::any_of(a.writes,
                           [&](Value w) { return mpt::mayAlias(w, buffer); });
     };
+    // The last op before `from` that writes the operand (null if one may
+    // without saying), and the ops in between.
     SmallVector<Operation *> between;
-    Operation *writer = nullptr;
-    for (Operation *prev = op->getPrevNode(); prev && !writer;
-         prev = prev->getPrevNode()) {
-      mpt::Accesses a = accesses(prev);
-      if (a.unknown)
-        return std::nullopt;
-      if (writes(a, operand))
-        writer = prev;
-      else
+    auto lastWriter = [&](Operation *from) -> Operation * {
+      for (Operation *prev = from->getPrevNode(); prev;
+           prev = prev->getPrevNode()) {
+        mpt::Accesses a = accesses(prev);
+        if (a.unknown)
+          return nullptr;
+        if (writes(a, operand))
+          return prev;
         between.push_back(prev);
-    }
-    auto generic = dyn_cast_or_null<linalg::GenericOp>(writer);
+      }
+      return nullptr;
+    };
+    auto generic = dyn_cast_or_null<linalg::GenericOp>(lastWriter(op));
     if (!generic || generic.getNumDpsInputs() != 1 ||
-        generic.getNumDpsInits() != 1 || generic.getDpsInits()[0] != operand ||
+        generic.getNumDpsInits() != 1 ||
         generic.getNumParallelLoops() != generic.getNumLoops() ||
         !llvm::all_of(generic.getIndexingMapsArray(),
                       [](AffineMap map) { return map.isIdentity(); }))
       return std::nullopt;
+    // All of the operand, or a corner of it over zeros.
+    Value written = generic.getDpsInits()[0];
+    SmallVector<int64_t, 2> interior;
+    if (written != operand) {
+      auto view = written.getDefiningOp<memref::SubViewOp>();
+      if (!view || view.getSource() != operand || type.getRank() != 2 ||
+          view.getType().getRank() != 2 || !view.getType().hasStaticShape() ||
+          !llvm::all_of(view.getStaticOffsets(),
+                        [](int64_t o) { return o == 0; }) ||
+          !llvm::all_of(view.getStaticStrides(),
+                        [](int64_t s) { return s == 1; }))
+        return std::nullopt;
+      auto fill = dyn_cast_or_null<linalg::FillOp>(lastWriter(generic));
+      APFloat zero(0.0);
+      if (!fill || !fill.hasPureBufferSemantics() ||
+          fill.getDpsInits()[0] != operand ||
+          !matchPattern(fill.getInputs()[0], m_ConstantFloat(&zero)) ||
+          !zero.isZero())
+        return std::nullopt;
+      llvm::append_range(interior, view.getType().getShape());
+    }
     Value source = generic.getDpsInputs()[0];
     auto sourceType = dyn_cast<MemRefType>(source.getType());
+    ArrayRef<int64_t> shape =
+        interior.empty() ? type.getShape() : ArrayRef<int64_t>(interior);
     Block &body = generic.getRegion().front();
     auto trunc = dyn_cast<arith::TruncFOp>(body.front());
     if (!sourceType || !sourceType.getElementType().isF32() ||
-        sourceType.getShape() != type.getShape() ||
+        sourceType.getShape() != shape ||
         !sourceType.getLayout().isIdentity() || !trunc ||
         body.getOperations().size() != 2 ||
         trunc.getIn() != body.getArgument(0) ||
@@ -825,7 +861,7 @@ struct ConvertLinalgToTensorCoresPass
         mpt::mayAlias(root, mpt::rootOf(info.c)) ||
         (epilogue && mpt::mayAlias(root, mpt::rootOf(epilogue->out))))
       return std::nullopt;
-    return FoundCast{generic, source, operand};
+    return FoundCast{generic, source, operand, interior};
   }
 
   /// Erases the transposes of `a` and `b` (nearest the matmul first) that
@@ -1416,8 +1452,8 @@ struct ConvertLinalgToTensorCoresPass
       // (Through `view` when the operand is read through one.)
       auto copies = [&](int64_t rows, int64_t cols, Value src,
                         const std::optional<OperandView> &view, Value castFrom,
-                        Value dst, Value rowBase, Value colBase, int64_t rowsIn,
-                        int64_t colsIn) {
+                        ArrayRef<int64_t> interior, Value dst, Value rowBase,
+                        Value colBase, int64_t rowsIn, int64_t colsIn) {
         int64_t perRow = cols / chunk, total = rows * perRow;
         // A padded row, in 16-byte units.
         QuarterWarpChunks order(rows, perRow,
@@ -1460,11 +1496,40 @@ struct ConvertLinalgToTensorCoresPass
             // A chunk is all in the operand or all out (rows of a multiple
             // of `chunk`): outside, zeros (read from the clamped address).
             auto half = VectorType::get({chunk}, info.element);
-            Value rounded = arith::TruncFOp::create(
-                gb, loc, half,
-                vector::LoadOp::create(gb, loc, VectorType::get({chunk}, f32),
-                                       castFrom, at(batch, srcRow, srcCol),
-                                       /*nontemporal=*/false, llvm::Align(16)));
+            auto single = VectorType::get({chunk}, f32);
+            Value loaded;
+            if (interior.empty()) {
+              loaded = vector::LoadOp::create(
+                  gb, loc, single, castFrom, at(batch, srcRow, srcCol),
+                  /*nontemporal=*/false, llvm::Align(16));
+            } else {
+              // A zero-padded copy: element by element, zero outside the
+              // input's rows and columns (read at a clamped address; its
+              // rows need not be 16-byte aligned).
+              Value rowIn =
+                  arith::CmpIOp::create(gb, loc, arith::CmpIPredicate::ult,
+                                        srcRow, gm.c(interior[0]));
+              Value row = arith::MinUIOp::create(gb, loc, srcRow,
+                                                 gm.c(interior[0] - 1));
+              Value zero =
+                  arith::ConstantOp::create(gb, loc, gb.getF32FloatAttr(0));
+              SmallVector<Value> values;
+              for (int64_t e = 0; e < chunk; ++e) {
+                Value col = gm.add(srcCol, e);
+                Value inside = arith::AndIOp::create(
+                    gb, loc, rowIn,
+                    arith::CmpIOp::create(gb, loc, arith::CmpIPredicate::ult,
+                                          col, gm.c(interior[1])));
+                Value v = memref::LoadOp::create(
+                    gb, loc, castFrom,
+                    ValueRange{row, arith::MinUIOp::create(
+                                        gb, loc, col, gm.c(interior[1] - 1))});
+                values.push_back(
+                    arith::SelectOp::create(gb, loc, inside, v, zero));
+              }
+              loaded = vector::FromElementsOp::create(gb, loc, single, values);
+            }
+            Value rounded = arith::TruncFOp::create(gb, loc, half, loaded);
             if (elements)
               rounded = arith::SelectOp::create(
                   gb, loc,
@@ -1496,17 +1561,17 @@ struct ConvertLinalgToTensorCoresPass
       };
       // A: M x K (K x M transposed), B: K x N (N x K transposed).
       if (info.transposedA)
-        copies(t.bk, t.bm, info.a, info.viewA, info.castA, as, kBase, mBlock,
-               info.k, info.m);
+        copies(t.bk, t.bm, info.a, info.viewA, info.castA, info.castInteriorA,
+               as, kBase, mBlock, info.k, info.m);
       else
-        copies(t.bm, t.bk, info.a, info.viewA, info.castA, as, mBlock, kBase,
-               info.m, info.k);
+        copies(t.bm, t.bk, info.a, info.viewA, info.castA, info.castInteriorA,
+               as, mBlock, kBase, info.m, info.k);
       if (info.transposedB)
-        copies(t.bn, t.bk, info.b, info.viewB, info.castB, bs, nBlock, kBase,
-               info.n, info.k);
+        copies(t.bn, t.bk, info.b, info.viewB, info.castB, info.castInteriorB,
+               bs, nBlock, kBase, info.n, info.k);
       else
-        copies(t.bk, t.bn, info.b, info.viewB, info.castB, bs, kBase, nBlock,
-               info.k, info.n);
+        copies(t.bk, t.bn, info.b, info.viewB, info.castB, info.castInteriorB,
+               bs, kBase, nBlock, info.k, info.n);
       // Guarded copies still belong to the group that cp.async.commit_group
       // closes, whose token takes only the unguarded ones (it may take none:
       // a thread whose copies are all guarded commits a group all the same).
