@@ -146,21 +146,31 @@ void moveAbove(Value value, Operation *op) {
   def->moveBefore(op);
 }
 
-/// Whether `v` is a view of `acc` from its origin (static sizes, unit
-/// strides, the same rank) with fewer elements, read by one op only.
+/// Whether `v` is a view of `acc` from its origin (cornerOf) with fewer
+/// elements, read by one op only.
 bool isInteriorOf(Value v, Value acc) {
+  return acc && cornerOf(v) == acc && v.hasOneUse() &&
+         cast<MemRefType>(v.getType()).getNumElements() <
+             cast<MemRefType>(acc.getType()).getNumElements();
+}
+} // namespace
+
+Value cornerOf(Value v) {
   auto view = v.getDefiningOp<memref::SubViewOp>();
-  if (!view || view.getSource() != acc || !view->hasOneUse() ||
-      view.getType().getRank() != view.getSourceType().getRank() ||
+  if (!view || view.getType().getRank() != view.getSourceType().getRank() ||
       !view.getType().hasStaticShape() ||
       !llvm::all_of(view.getStaticOffsets(),
                     [](int64_t o) { return o == 0; }) ||
       !llvm::all_of(view.getStaticStrides(), [](int64_t s) { return s == 1; }))
-    return false;
-  return view.getType().getNumElements() <
-         view.getSourceType().getNumElements();
+    return Value();
+  return view.getSource();
 }
-} // namespace
+
+bool fillsWithZeros(Operation *op, Value buffer) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+  return fill && fill.hasPureBufferSemantics() &&
+         fill.getDpsInits()[0] == buffer && fillsZero(fill);
+}
 
 std::optional<FusedEpilogue> findFusedEpilogue(Operation *matmul, Value acc) {
   auto alloc = acc.getDefiningOp<memref::AllocOp>();

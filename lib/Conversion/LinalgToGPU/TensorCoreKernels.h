@@ -261,6 +261,14 @@ void storeStagedRows(mlir::OpBuilder &b, mlir::Location loc,
                      std::optional<std::pair<int64_t, int64_t>> bounds,
                      StoreFn store);
 
+/// The buffer that `v` views from its origin (a memref.subview of static
+/// sizes and unit strides, of its source's rank: the unpadded corner of a
+/// padded buffer), or null.
+mlir::Value cornerOf(mlir::Value v);
+
+/// Whether `op` fills all of `buffer` with zeros (a linalg.fill on buffers).
+bool fillsWithZeros(mlir::Operation *op, mlir::Value buffer);
+
 /// The epilogue of `matmul` into the temporary `acc`, if it has one.
 std::optional<FusedEpilogue> findFusedEpilogue(mlir::Operation *matmul,
                                                mlir::Value acc);

@@ -824,22 +824,11 @@ struct ConvertLinalgToTensorCoresPass
     Value written = generic.getDpsInits()[0];
     SmallVector<int64_t, 2> interior;
     if (written != operand) {
-      auto view = written.getDefiningOp<memref::SubViewOp>();
-      if (!view || view.getSource() != operand || type.getRank() != 2 ||
-          view.getType().getRank() != 2 || !view.getType().hasStaticShape() ||
-          !llvm::all_of(view.getStaticOffsets(),
-                        [](int64_t o) { return o == 0; }) ||
-          !llvm::all_of(view.getStaticStrides(),
-                        [](int64_t s) { return s == 1; }))
+      if (type.getRank() != 2 || cornerOf(written) != operand ||
+          !fillsWithZeros(lastWriter(generic), operand))
         return std::nullopt;
-      auto fill = dyn_cast_or_null<linalg::FillOp>(lastWriter(generic));
-      APFloat zero(0.0);
-      if (!fill || !fill.hasPureBufferSemantics() ||
-          fill.getDpsInits()[0] != operand ||
-          !matchPattern(fill.getInputs()[0], m_ConstantFloat(&zero)) ||
-          !zero.isZero())
-        return std::nullopt;
-      llvm::append_range(interior, view.getType().getShape());
+      llvm::append_range(interior,
+                         cast<MemRefType>(written.getType()).getShape());
     }
     Value source = generic.getDpsInputs()[0];
     auto sourceType = dyn_cast<MemRefType>(source.getType());
